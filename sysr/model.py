@@ -1,0 +1,121 @@
+"""The checked design: what the checker hands to the verifier and the lowering.
+
+A `Design` keeps the syntax tree and adds what the checks worked out: every signal with its
+kind and type, enums and their encodings, constant values, functions, the type of every
+expression (`types`, keyed by `id(node)`), what every name refers to (`refs`), and the
+order in which combinational drivers can be evaluated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import syntax as S
+from .types import Ty
+
+# Signal kinds. Ports: in, out, out_reg, clock, reset, reset_n. Declarations: reg, mem (a
+# register array without reset value), wire. Ghost declarations set `ghost`.
+STATE_KINDS = ("out_reg", "reg", "mem")
+COMB_KINDS = ("out", "wire")
+
+
+@dataclass
+class Signal:
+    name: str
+    kind: str
+    ty: Ty | None  # element type for arrays; None for clock
+    span: S.Span
+    decl: object  # the Port, RegDecl or WireDecl
+    ghost: bool = False
+    size: int | None = None  # register arrays and memories
+    init: int | None = None  # reset value (bit pattern), registers and register arrays
+    index: int = 0  # declaration order
+
+    @property
+    def is_state(self) -> bool:
+        return self.kind in STATE_KINDS
+
+    @property
+    def is_comb(self) -> bool:
+        return self.kind in COMB_KINDS
+
+    @property
+    def is_input(self) -> bool:
+        return self.kind in ("in", "reset", "reset_n")
+
+    @property
+    def is_port(self) -> bool:
+        return isinstance(self.decl, S.Port)
+
+    @property
+    def is_array(self) -> bool:
+        return self.size is not None
+
+    def describe(self) -> str:
+        g = "ghost " if self.ghost else ""
+        words = {"in": "input", "out": "output", "out_reg": "registered output", "clock": "clock",
+                 "reset": "reset", "reset_n": "reset", "reg": "register", "mem": "memory",
+                 "wire": "wire"}
+        word = words[self.kind]
+        if self.kind == "reg" and self.size is not None:
+            word = "register array"
+        return f"{g}{word} `{self.name}`"
+
+
+@dataclass
+class EnumInfo:
+    name: str
+    ty: Ty
+    variants: dict[str, int]  # name -> encoding, in declaration order
+    decl: S.EnumDecl
+
+    def name_of(self, value: int) -> str | None:
+        for k, v in self.variants.items():
+            if v == value:
+                return k
+        return None
+
+
+@dataclass
+class FnInfo:
+    decl: S.FnDecl
+    params: tuple[tuple[str, Ty], ...]
+    ret: Ty
+
+
+@dataclass
+class Local:
+    """A name bound inside an expression or block: let, loop variable, quantifier, fn parameter."""
+    name: str
+    ty: Ty
+    kind: str  # "let", "for", "quant", "param"
+    span: S.Span
+
+
+@dataclass
+class Design:
+    file: S.SourceFile
+    module: S.Module
+    enums: dict[str, EnumInfo]
+    consts: dict[str, tuple[Ty, int]]
+    fns: dict[str, FnInfo]
+    signals: dict[str, Signal]
+    types: dict[int, Ty] = field(default_factory=dict)  # id(expr) -> type
+    refs: dict[int, object] = field(default_factory=dict)  # id(Name or LValue) -> Signal | Local | const name
+    const_values: dict[int, int] = field(default_factory=dict)  # id(expr) -> value, where constant
+    holes: list[tuple[S.Hole, Ty | None]] = field(default_factory=list)
+    clock: str | None = None
+    reset: str | None = None
+    reset_active_low: bool = False
+    comb_order: list[object] = field(default_factory=list)  # drivers in evaluation order
+    drivers: dict[str, object] = field(default_factory=dict)  # signal name -> driving item
+
+    def ty(self, expr) -> Ty:
+        return self.types[id(expr)]
+
+    @property
+    def ports(self) -> tuple[S.Port, ...]:
+        return self.module.ports
+
+    def specs(self) -> list[S.Spec]:
+        return [i for i in self.module.items if isinstance(i, S.Spec)]

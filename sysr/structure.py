@@ -1,0 +1,368 @@
+"""Structure checks on a resolved design: drivers, latches, read-before-assign, loops, clock, reset.
+
+Runs after `sysr.check` has resolved names. Works out which item drives each signal (one
+driver each), that every combinational signal is assigned on every path through its block,
+that no combinational cycle exists (and the evaluation order of the drivers), that outputs and
+wires are driven, that registers have reset values, and that the clock and reset are present
+where registers need them. Also reports each hole (H001).
+"""
+
+from __future__ import annotations
+
+from . import syntax as S
+from .diagnostics import Diagnostic, Related, error
+from .model import Design, Signal
+
+
+def _walk_expr(e, fn, under_prev=False):
+    """Call fn(node, under_prev) for every Name-like node in e."""
+    if e is None:
+        return
+    if isinstance(e, S.Name):
+        fn(e, under_prev)
+        return
+    if isinstance(e, S.Call) and e.func == "prev":
+        for a in e.args:
+            _walk_expr(a, fn, True)
+        return
+    if isinstance(e, S.Index):
+        fn(e.base, under_prev) if isinstance(e.base, S.Name) else _walk_expr(e.base, fn, under_prev)
+        _walk_expr(e.index, fn, under_prev)
+        return
+    for name in getattr(e, "__dataclass_fields__", {}):
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            for x in v:
+                if hasattr(x, "__dataclass_fields__") and not isinstance(x, (S.Span, S.TypeRef)):
+                    _walk_expr(x, fn, under_prev)
+        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (S.Span, S.TypeRef)):
+            _walk_expr(v, fn, under_prev)
+
+
+class Structure:
+    def __init__(self, d: Design) -> None:
+        self.d = d
+        self.diags: list[Diagnostic] = []
+        self.drivers: dict[str, object] = {}
+        self.driver_span: dict[str, S.Span] = {}
+        self.reads: dict[int, set[str]] = {}  # id(driver) -> comb signals read from elsewhere
+        self.items: list[object] = []  # comb drivers
+
+    def err(self, code, msg, span, *notes, related=()):
+        self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
+
+    def sig_of(self, node) -> Signal | None:
+        ref = self.d.refs.get(id(node))
+        return ref if isinstance(ref, Signal) else None
+
+    def add_driver(self, sig: Signal, item, span: S.Span) -> None:
+        prev = self.drivers.get(sig.name)
+        if prev is not None and prev is not item:
+            self.err("A002", f"{sig.describe()} is driven in more than one place", span,
+                     "a signal is assigned in one statement or one block; merge the assignments into one block",
+                     related=[Related(self.driver_span[sig.name], "first driven here")])
+            return
+        if prev is None:
+            self.drivers[sig.name] = item
+            self.driver_span[sig.name] = span
+
+    # ---- comb drivers ----------------------------------------------------------------
+    def expr_reads(self, e, item_id: int, own: set[str], assigned: set[str]) -> None:
+        def visit(n, under_prev):
+            sig = self.sig_of(n)
+            if sig is None or not sig.is_comb or under_prev:
+                return
+            if sig.name in own:
+                if sig.name not in assigned:
+                    self.err("A007", f"{sig.describe()} is read before it is assigned in this block", n.span,
+                             "assign it earlier in the block, or read it after its assignment")
+                    assigned.add(sig.name)  # one report per name
+            else:
+                self.reads[item_id].add(sig.name)
+        _walk_expr(e, visit)
+
+    def comb_stmts(self, stmts, item_id: int, own: set[str], assigned: set[str], partial: dict) -> set[str]:
+        for st in stmts:
+            assigned = self.comb_stmt(st, item_id, own, assigned, partial)
+        return assigned
+
+    def comb_stmt(self, st, item_id, own, assigned, partial) -> set[str]:
+        if isinstance(st, S.Let):
+            self.expr_reads(st.value, item_id, own, assigned)
+            return assigned
+        if isinstance(st, S.Assign):
+            lv = st.target
+            self.expr_reads(st.value, item_id, own, assigned)
+            for x in (lv.index, lv.hi, lv.lo):
+                self.expr_reads(x, item_id, own, assigned)
+            if lv.index is not None or lv.hi is not None:
+                if lv.name in own and lv.name not in assigned:
+                    self.err("A007", f"part of `{lv.name}` is assigned before `{lv.name}` is assigned whole", lv.span,
+                             f"assign a default first, e.g. `{lv.name} = 0;`")
+                    return assigned | {lv.name}
+                return assigned
+            return assigned | {lv.name}
+        if isinstance(st, S.If):
+            self.expr_reads(st.cond, item_id, own, assigned)
+            a = self.comb_stmts(st.then, item_id, own, set(assigned), partial)
+            b = self.comb_stmts(st.else_ or (), item_id, own, set(assigned), partial)
+            for n in (a ^ b) - assigned:
+                partial.setdefault(n, (st.span, "if"))
+            return a & b
+        if isinstance(st, S.Match):
+            self.expr_reads(st.subject, item_id, own, assigned)
+            outs = [self.comb_stmts(arm.body, item_id, own, set(assigned), partial) for arm in st.arms]
+            if not outs:
+                return assigned
+            inter = set.intersection(*outs)
+            for n in set.union(*outs) - inter - assigned:
+                partial.setdefault(n, (st.span, "match"))
+            return inter
+        if isinstance(st, S.For):
+            after = self.comb_stmts(st.body, item_id, own, set(assigned), partial)
+            start = self.d.const_values.get(id(st.start))
+            end = self.d.const_values.get(id(st.end))
+            if start is not None and end is not None and end > start:
+                return after
+            for n in after - assigned:
+                partial.setdefault(n, (st.span, "for"))
+            return assigned
+        return assigned
+
+    def targets(self, stmts, out: list) -> list:
+        for st in stmts:
+            if isinstance(st, (S.Assign, S.NbAssign)):
+                out.append(st.target)
+            elif isinstance(st, S.If):
+                self.targets(st.then, out)
+                self.targets(st.else_ or (), out)
+            elif isinstance(st, S.Match):
+                for arm in st.arms:
+                    self.targets(arm.body, out)
+            elif isinstance(st, S.For):
+                self.targets(st.body, out)
+        return out
+
+    def comb_block(self, item: S.CombBlock) -> None:
+        self.items.append(item)
+        self.reads[id(item)] = set()
+        own: set[str] = set()
+        for lv in self.targets(item.body, []):
+            sig = self.sig_of(lv)
+            if sig is not None and sig.is_comb:
+                if sig.name not in own:
+                    self.add_driver(sig, item, lv.name_span)
+                own.add(sig.name)
+        partial: dict[str, tuple] = {}
+        final = self.comb_stmts(item.body, id(item), own, set(), partial)
+        for name in sorted(own - final, key=lambda n: self.d.signals[n].index):
+            span, kind = partial.get(name, (item.span, "block"))
+            word = {"if": "one branch of this `if` but not in every branch",
+                    "match": "some arms of this `match` but not in all of them",
+                    "for": "a loop that may run zero times",
+                    "block": "this block on some paths only"}[kind]
+            self.err("A001", f"`{name}` is assigned in {word}; it would be a latch", span,
+                     f"assign `{name}` a default value at the top of the block, or in every branch")
+
+    def simple_driver(self, item, name: str, value, span: S.Span) -> None:
+        sig = self.d.signals.get(name)
+        if sig is None or not sig.is_comb:
+            return
+        self.items.append(item)
+        self.reads[id(item)] = set()
+        self.add_driver(sig, item, span)
+        self.expr_reads(value, id(item), set(), set())
+
+    # ---- seq blocks ------------------------------------------------------------------
+    def seq_block(self, item: S.SeqBlock) -> None:
+        seen: set[str] = set()
+        for lv in self.targets(item.body, []):
+            sig = self.sig_of(lv)
+            if sig is not None and sig.is_state and sig.name not in seen:
+                seen.add(sig.name)
+                self.add_driver(sig, item, lv.name_span)
+
+    # ---- cycles ----------------------------------------------------------------------
+    def order(self) -> list[object]:
+        """Drivers in an order where each comes after the drivers it reads; reports cycles."""
+        by_id = {id(i): i for i in self.items}
+        deps: dict[int, list[int]] = {}
+        for i in self.items:
+            ds = []
+            for name in sorted(self.reads[id(i)]):
+                drv = self.drivers.get(name)
+                if drv is not None and id(drv) in by_id and drv is not i:
+                    ds.append(id(drv))
+            deps[id(i)] = ds
+        state: dict[int, int] = {}
+        order: list[object] = []
+        stack: list[int] = []
+        reported: set[frozenset] = set()
+
+        def visit(k: int) -> None:
+            state[k] = 1
+            stack.append(k)
+            for dep in deps[k]:
+                if state.get(dep) == 1:
+                    cyc = stack[stack.index(dep):]
+                    key = frozenset(cyc)
+                    if key not in reported:
+                        reported.add(key)
+                        self.report_cycle([by_id[c] for c in cyc])
+                elif state.get(dep) is None:
+                    visit(dep)
+            stack.pop()
+            state[k] = 2
+            order.append(by_id[k])
+
+        for i in self.items:
+            if id(i) not in state:
+                visit(id(i))
+        return order
+
+    def driven_names(self, item) -> list[str]:
+        return [n for n, d in self.drivers.items() if d is item]
+
+    def report_cycle(self, items: list) -> None:
+        names = []
+        for it in items:
+            names += self.driven_names(it)[:1]
+        path = " -> ".join(names + names[:1])
+        first = items[0]
+        self.err("A003", f"combinational cycle: {path}", getattr(first, "span"),
+                 "each of these is computed from the next; break the cycle with a register",
+                 related=[Related(getattr(it, "span"), f"`{self.driven_names(it)[0]}` is driven here")
+                          for it in items[1:] if self.driven_names(it)])
+
+    # ---- whole design ----------------------------------------------------------------
+    def run(self) -> None:
+        d = self.d
+        for item in d.module.items:
+            if isinstance(item, S.WireDecl) and item.value is not None:
+                self.simple_driver(item, item.name, item.value, item.name_span)
+            elif isinstance(item, S.ModAssign):
+                self.simple_driver(item, item.target, item.value, item.name_span)
+            elif isinstance(item, S.CombBlock):
+                self.comb_block(item)
+            elif isinstance(item, S.SeqBlock):
+                self.seq_block(item)
+        d.comb_order = self.order()
+        d.drivers = dict(self.drivers)
+        for sig in d.signals.values():
+            if sig.is_comb and sig.name not in self.drivers:
+                what = "output" if sig.kind == "out" else "wire"
+                self.err("A006", f"{sig.describe()} is never driven", sig.span,
+                         f"assign it: `{sig.name} = ...;` at module level or in a `comb` block")
+        self.clock_reset()
+        self.invariant_inputs()
+        for hole, ty in d.holes:
+            name = f"`?{hole.name}`" if hole.name else "`?`"
+            tdesc = f"of type `{ty}`" if ty is not None else "whose type is not known here"
+            self.err("H001", f"hole {name} {tdesc} is not filled in", hole.span,
+                     f"replace it with an expression of type `{ty}`" if ty is not None else
+                     "replace it with an expression")
+
+    def clock_reset(self) -> None:
+        d = self.d
+        clocks = [p for p in d.module.ports if p.kind == "clock"]
+        resets = [p for p in d.module.ports if p.kind in ("reset", "reset_n")]
+        for extra in clocks[1:]:
+            self.err("A008", f"a module has at most one clock; `{extra.name}` is a second", extra.name_span)
+        for extra in resets[1:]:
+            self.err("A008", f"a module has at most one reset; `{extra.name}` is a second", extra.name_span)
+        if clocks:
+            d.clock = clocks[0].name
+        if resets:
+            d.reset = resets[0].name
+            d.reset_active_low = resets[0].kind == "reset_n"
+        state = [s for s in d.signals.values() if s.is_state]
+        seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock)]
+        if (state or seqs) and not clocks:
+            where = state[0].span if state else seqs[0].span
+            self.err("A008", "this module has registers but no clock port", where,
+                     "add a port `clk: clock`")
+        for s in state:
+            if s.kind in ("reg", "out_reg") and s.init is None and getattr(s.decl, "init", None) is None:
+                self.err("A009", f"{s.describe()} has no reset value", s.span,
+                         f"write `reg {s.name}: {s.ty} = 0;` (a register array with no reset value is a memory, "
+                         f"`reg {s.name}: {s.ty}[N];`)")
+        if any(s.kind in ("reg", "out_reg") for s in state) and not resets:
+            first = next(s for s in state if s.kind in ("reg", "out_reg"))
+            self.err("A008", "this module has registers with reset values but no reset port", first.span,
+                     "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low)")
+
+    def invariant_inputs(self) -> None:
+        """An invariant may name a wire or output only when it depends on state alone."""
+        d = self.d
+        memo: dict[str, str | None] = {}
+
+        def input_of(name: str, seen: frozenset) -> str | None:
+            if name in memo:
+                return memo[name]
+            sig = d.signals[name]
+            if sig.is_input:
+                return name
+            if not sig.is_comb or name in seen:
+                return None
+            drv = self.drivers.get(name)
+            found = None
+            if drv is not None:
+                names: list[str] = []
+                body = drv.body if isinstance(drv, S.CombBlock) else (drv.value,)
+                collect = []
+                _walk_stmts(body, collect)
+                for n in collect:
+                    s = self.sig_of(n)
+                    if s is not None:
+                        found = input_of(s.name, seen | {name})
+                        if found:
+                            break
+            memo[name] = found
+            return found
+
+        for spec in d.specs():
+            if spec.kind != "invariant":
+                continue
+            reported = set()
+
+            def visit(n, under_prev):
+                s = self.sig_of(n)
+                if s is None or not s.is_comb or s.name in reported or under_prev:
+                    return
+                src = input_of(s.name, frozenset())
+                if src:
+                    reported.add(s.name)
+                    self.err("S003", f"an invariant is about state, but {s.describe()} depends on the input `{src}`",
+                             n.span, "use `assert` for a property that depends on inputs")
+            _walk_expr(spec.expr, visit)
+
+
+def _walk_stmts(stmts, out: list) -> None:
+    def visit(n, under_prev):
+        if not under_prev:
+            out.append(n)
+    for st in stmts:
+        if isinstance(st, (S.Assign, S.NbAssign)):
+            _walk_expr(st.value, visit)
+            for x in (st.target.index, st.target.hi, st.target.lo):
+                _walk_expr(x, visit)
+        elif isinstance(st, S.Let):
+            _walk_expr(st.value, visit)
+        elif isinstance(st, S.If):
+            _walk_expr(st.cond, visit)
+            _walk_stmts(st.then, out)
+            _walk_stmts(st.else_ or (), out)
+        elif isinstance(st, S.Match):
+            _walk_expr(st.subject, visit)
+            for arm in st.arms:
+                _walk_stmts(arm.body, out)
+        elif isinstance(st, S.For):
+            _walk_stmts(st.body, out)
+        else:
+            _walk_expr(st, visit)
+
+
+def check_structure(d: Design) -> list[Diagnostic]:
+    s = Structure(d)
+    s.run()
+    return s.diags

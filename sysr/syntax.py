@@ -1,0 +1,388 @@
+"""The syntax tree: frozen dataclasses, one per construct, each carrying its source span.
+
+Built by `sysr.parse` from lark's tree; read by the checker, the encoder and the lowering.
+Nodes are compared by identity where a side table keys on them (`id(node)`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Span:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @staticmethod
+    def unknown() -> "Span":
+        return Span(1, 1, 1, 1)
+
+    def to(self, other: "Span") -> "Span":
+        return Span(self.line, self.column, other.end_line, other.end_column)
+
+
+def _node(cls):
+    """A syntax node: frozen, compared and hashed by identity (two equal-looking nodes are distinct)."""
+    return dataclass(frozen=True, eq=False)(cls)
+
+
+# ---- types -------------------------------------------------------------------------------
+
+@_node
+class TypeRef:
+    name: str  # "bool", "u8", "s4", or an enum name
+    span: Span
+
+
+# ---- expressions -----------------------------------------------------------------------
+
+@_node
+class IntLit:
+    value: int
+    suffix: str | None  # "u8", "s5" or None
+    text: str
+    span: Span
+
+
+@_node
+class BoolLit:
+    value: bool
+    span: Span
+
+
+@_node
+class Name:
+    name: str
+    span: Span
+
+
+@_node
+class Path:
+    enum: str
+    variant: str
+    span: Span
+
+
+@_node
+class Hole:
+    name: str  # without the "?"; "" for a bare "?"
+    span: Span
+
+
+@_node
+class Unary:
+    op: str  # "!", "~", "-"
+    operand: "Expr"
+    span: Span
+
+
+@_node
+class Binary:
+    op: str  # + - * << >> & ^ | == != < <= > >= && || ==>
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@_node
+class Cast:
+    operand: "Expr"
+    ty: TypeRef
+    span: Span
+
+
+@_node
+class IfExpr:
+    cond: "Expr"
+    then: "Expr"
+    else_: "Expr"
+    span: Span
+
+
+@_node
+class PatInt:
+    lit: IntLit
+    span: Span
+
+
+@_node
+class PatBool:
+    value: bool
+    span: Span
+
+
+@_node
+class PatVariant:
+    path: Path
+    span: Span
+
+
+@_node
+class PatWild:
+    span: Span
+
+
+Pattern = Union[PatInt, PatBool, PatVariant, PatWild]
+
+
+@_node
+class ExprArm:
+    patterns: tuple[Pattern, ...]
+    value: "Expr"
+    span: Span
+
+
+@_node
+class MatchExpr:
+    subject: "Expr"
+    arms: tuple[ExprArm, ...]
+    span: Span
+
+
+@_node
+class Index:
+    base: "Expr"
+    index: "Expr"
+    span: Span
+
+
+@_node
+class Slice:
+    base: "Expr"
+    hi: "Expr"
+    lo: "Expr"
+    span: Span
+
+
+@_node
+class Concat:
+    parts: tuple["Expr", ...]
+    span: Span
+
+
+@_node
+class Call:
+    func: str  # a fn, a builtin, or "prev"
+    args: tuple["Expr", ...]
+    span: Span
+    name_span: Span
+
+
+@_node
+class Quant:
+    kind: str  # "forall" or "exists"
+    var: str
+    ty: TypeRef
+    body: "Expr"
+    span: Span
+    var_span: Span
+
+
+Expr = Union[IntLit, BoolLit, Name, Path, Hole, Unary, Binary, Cast, IfExpr, MatchExpr,
+             Index, Slice, Concat, Call, Quant]
+
+
+# ---- statements ------------------------------------------------------------------------
+
+@_node
+class LValue:
+    name: str
+    index: "Expr | None"  # x[i]
+    hi: "Expr | None"     # x[hi:lo]
+    lo: "Expr | None"
+    span: Span
+    name_span: Span
+
+
+@_node
+class Assign:
+    target: LValue
+    value: Expr
+    span: Span
+
+
+@_node
+class NbAssign:
+    target: LValue
+    value: Expr
+    span: Span
+
+
+@_node
+class Let:
+    name: str
+    ty: TypeRef | None
+    value: Expr
+    span: Span
+    name_span: Span
+
+
+@_node
+class If:
+    cond: Expr
+    then: tuple["Stmt", ...]
+    else_: tuple["Stmt", ...] | None
+    span: Span
+
+
+@_node
+class StmtArm:
+    patterns: tuple[Pattern, ...]
+    body: tuple["Stmt", ...]
+    span: Span
+
+
+@_node
+class Match:
+    subject: Expr
+    arms: tuple[StmtArm, ...]
+    span: Span
+
+
+@_node
+class For:
+    var: str
+    start: Expr
+    end: Expr
+    body: tuple["Stmt", ...]
+    span: Span
+    var_span: Span
+
+
+Stmt = Union[Assign, NbAssign, Let, If, Match, For]
+
+
+# ---- items -------------------------------------------------------------------------------
+
+PORT_KINDS = ("in", "out", "out_reg", "clock", "reset", "reset_n")
+
+
+@_node
+class Port:
+    name: str
+    kind: str  # one of PORT_KINDS
+    ty: TypeRef | None  # None for clock and resets
+    init: Expr | None  # out_reg only
+    span: Span
+    name_span: Span
+
+
+@_node
+class RegDecl:
+    name: str
+    ty: TypeRef
+    size: Expr | None  # T[N]
+    init: Expr | None  # None: a memory (with size) or an error (without)
+    ghost: bool
+    span: Span
+    name_span: Span
+
+
+@_node
+class WireDecl:
+    name: str
+    ty: TypeRef
+    value: Expr | None
+    ghost: bool
+    span: Span
+    name_span: Span
+
+
+@_node
+class ModAssign:
+    target: str
+    value: Expr
+    span: Span
+    name_span: Span
+
+
+@_node
+class CombBlock:
+    body: tuple[Stmt, ...]
+    ghost: bool
+    span: Span
+
+
+@_node
+class SeqBlock:
+    body: tuple[Stmt, ...]
+    ghost: bool
+    span: Span
+
+
+SPEC_KINDS = ("requires", "ensures", "invariant", "assert")
+
+
+@_node
+class Spec:
+    kind: str  # one of SPEC_KINDS
+    expr: Expr
+    span: Span
+
+
+@_node
+class ConstDecl:
+    name: str
+    ty: TypeRef
+    value: Expr
+    span: Span
+    name_span: Span
+
+
+@_node
+class Variant:
+    name: str
+    value: Expr | None
+    span: Span
+
+
+@_node
+class EnumDecl:
+    name: str
+    repr: TypeRef | None
+    variants: tuple[Variant, ...]
+    span: Span
+    name_span: Span
+
+
+@_node
+class Param:
+    name: str
+    ty: TypeRef
+    span: Span
+
+
+@_node
+class FnDecl:
+    name: str
+    params: tuple[Param, ...]
+    ret: TypeRef
+    lets: tuple[Let, ...]
+    body: Expr
+    span: Span
+    name_span: Span
+
+
+ModuleItem = Union[RegDecl, WireDecl, ModAssign, CombBlock, SeqBlock, Spec, ConstDecl]
+
+
+@_node
+class Module:
+    name: str
+    ports: tuple[Port, ...]
+    items: tuple[ModuleItem, ...]
+    span: Span
+    name_span: Span
+
+
+Item = Union[ConstDecl, EnumDecl, FnDecl, Module]
+
+
+@_node
+class SourceFile:
+    items: tuple[Item, ...]
+    span: Span = field(default_factory=Span.unknown)

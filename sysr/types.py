@@ -1,0 +1,190 @@
+"""Types and the concrete meaning of every operator on integers.
+
+`Ty` is the type of a value (bool is u1; enums are bit-vectors with a name). The `op_*`
+functions are the reference semantics on Python integers holding bit patterns (0 <= v < 2**w):
+the constant evaluator, the concrete evaluator and the tests use them; the z3 encoder mirrors
+them operator by operator.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_WIDTH = 256
+_INT_TYPE = re.compile(r"([us])([0-9]+)$")
+
+
+@dataclass(frozen=True)
+class Ty:
+    kind: str  # "uint", "sint" or "enum"
+    width: int
+    enum: str | None = None
+
+    @property
+    def signed(self) -> bool:
+        return self.kind == "sint"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "uint" and self.width == 1
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind in ("uint", "sint")
+
+    def __str__(self) -> str:
+        if self.kind == "enum":
+            return str(self.enum)
+        if self.is_bool:
+            return "bool"
+        return f"{'s' if self.signed else 'u'}{self.width}"
+
+
+BOOL = Ty("uint", 1)
+
+
+def uint(width: int) -> Ty:
+    return Ty("uint", width)
+
+
+def sint(width: int) -> Ty:
+    return Ty("sint", width)
+
+
+def parse_int_type(name: str) -> tuple[bool, int] | None:
+    """`u8` -> (False, 8), `s4` -> (True, 4), `bool` -> (False, 1); None if not an integer type."""
+    if name == "bool":
+        return (False, 1)
+    m = _INT_TYPE.match(name)
+    if not m:
+        return None
+    return (m.group(1) == "s", int(m.group(2)))
+
+
+def bits_for(n: int) -> int:
+    """The width of the smallest unsigned type that holds n (at least 1)."""
+    return max(1, int(n).bit_length())
+
+
+def mask(width: int) -> int:
+    return (1 << width) - 1
+
+
+def to_signed(v: int, width: int) -> int:
+    v &= mask(width)
+    return v - (1 << width) if v >> (width - 1) else v
+
+
+def from_int(v: int, width: int) -> int:
+    """Any Python int to its bit pattern of `width` bits (two's complement)."""
+    return v & mask(width)
+
+
+def value_of(v: int, ty: Ty) -> int:
+    """The number a bit pattern means in `ty` (signed types give negative numbers)."""
+    return to_signed(v, ty.width) if ty.signed else v
+
+
+def fits(value: int, ty: Ty, hex_or_bin: bool = False) -> bool:
+    """Whether a (non-negative or negated) literal fits the type; hex and binary may fill the sign bit."""
+    if ty.signed and not hex_or_bin:
+        return -(1 << (ty.width - 1)) <= value < (1 << (ty.width - 1))
+    if ty.signed:
+        return -(1 << (ty.width - 1)) <= value < (1 << ty.width)
+    return 0 <= value < (1 << ty.width)
+
+
+# ---- operators on bit patterns -----------------------------------------------------------
+
+def op_binary(op: str, a: int, b: int, ty: Ty, bty: Ty | None = None) -> int:
+    """`a op b` where both have type `ty` (for shifts, b has type `bty`); returns a bit pattern.
+
+    Comparisons and logical operators return 0 or 1.
+    """
+    w = ty.width
+    m = mask(w)
+    if op == "+":
+        return (a + b) & m
+    if op == "-":
+        return (a - b) & m
+    if op == "*":
+        return (a * b) & m
+    if op == "&":
+        return a & b
+    if op == "|":
+        return a | b
+    if op == "^":
+        return a ^ b
+    if op == "<<":
+        return (a << b) & m if b < w else 0
+    if op == ">>":
+        if ty.signed:
+            return from_int(to_signed(a, w) >> min(b, w), w)
+        return a >> b if b < w else 0
+    if op in ("==", "!="):
+        return int((a == b) == (op == "=="))
+    if op in ("<", "<=", ">", ">="):
+        x, y = (to_signed(a, w), to_signed(b, w)) if ty.signed else (a, b)
+        return int({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
+    if op == "&&":
+        return a & b
+    if op == "||":
+        return a | b
+    if op == "==>":
+        return int((not a) or bool(b))
+    raise ValueError(f"unknown operator {op}")
+
+
+def op_unary(op: str, a: int, ty: Ty) -> int:
+    m = mask(ty.width)
+    if op == "-":
+        return (-a) & m
+    if op in ("~", "!"):
+        return (~a) & m
+    raise ValueError(f"unknown operator {op}")
+
+
+def op_cast(a: int, src: Ty, dst: Ty) -> int:
+    """Rust's `as`: widen by sign- or zero-extension per the source, narrow by truncation."""
+    if dst.width <= src.width:
+        return a & mask(dst.width)
+    if src.signed:
+        return from_int(to_signed(a, src.width), dst.width)
+    return a
+
+
+def op_slice(a: int, hi: int, lo: int) -> int:
+    return (a >> lo) & mask(hi - lo + 1)
+
+
+def op_concat(parts: list[tuple[int, int]]) -> int:
+    """parts: (value, width), most significant first."""
+    out = 0
+    for v, w in parts:
+        out = (out << w) | (v & mask(w))
+    return out
+
+
+def popcount_width(width: int) -> int:
+    return bits_for(width)
+
+
+def op_builtin(name: str, a: int, ty: Ty) -> int:
+    w = ty.width
+    if name == "and_reduce":
+        return int(a == mask(w))
+    if name == "or_reduce":
+        return int(a != 0)
+    if name == "xor_reduce":
+        return bin(a).count("1") & 1
+    if name == "popcount":
+        return bin(a).count("1")
+    if name == "onehot":
+        return int(bin(a).count("1") == 1)
+    if name == "onehot0":
+        return int(bin(a).count("1") <= 1)
+    raise ValueError(f"unknown builtin {name}")
+
+
+BUILTINS = ("and_reduce", "or_reduce", "xor_reduce", "popcount", "onehot", "onehot0")
