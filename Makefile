@@ -1,0 +1,45 @@
+# Set-up, demo and tests for sysr and bench. `make demo` and `make test` work on a fresh machine.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+PYTHON ?= python3
+VENV   := .venv
+VPY    := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+# What `make demo` runs after set-up: check every example design (fails if any check fails).
+# Later this becomes the benchmark scoring; override with `make demo DEMO_CMD=...`.
+DEMO_CMD ?= shopt -s nullglob; files=(examples/*.sysr); \
+	if [ $${\#files[@]} -eq 0 ]; then echo "make demo: no examples/*.sysr files" >&2; exit 1; fi; \
+	fail=0; for f in "$${files[@]}"; do bin/sysr check "$$f" || { echo "FAILED: $$f" >&2; fail=1; }; done; \
+	exit $$fail
+
+.PHONY: setup tools demo test clean
+
+setup: $(STAMP) tools
+
+# Create the venv only if it is missing; a failed attempt leaves nothing half-made behind.
+$(VPY):
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "make setup: '$(PYTHON) -m venv' failed; on Debian: apt-get install python3-venv" >&2; exit 1; }
+
+# Reinstall the project (editable) and its test extras only when pyproject.toml changed.
+$(STAMP): pyproject.toml | $(VPY)
+	@$(VPY) -m pip install -q -e '.[test]'
+	@touch $@
+
+tools:
+	@scripts/install-tools.sh
+
+demo: setup
+	@$(DEMO_CMD)
+
+# pytest exit code 5 means no tests were collected: that counts as a failure.
+test: setup
+	@rc=0; $(VPY) -m pytest || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
+	exit $$rc
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	find . -path ./.git -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +

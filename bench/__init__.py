@@ -1,0 +1,1 @@
+"""bench: the comparative benchmark of sysr against Verilog (tasks, scorer, loop, summaries)."""
