@@ -88,14 +88,12 @@ class Trace:
 
     def render(self) -> str:
         head = ("cycle",) + self.columns
-        body = [
-            ((f"{i}" + (" <" if i == self.failing_row else "")),) + row
-            for i, row in enumerate(self.rows)
-        ]
+        body = [(str(i),) + row for i, row in enumerate(self.rows)]
         widths = [max(len(r[c]) for r in [head] + body) for c in range(len(head))]
         lines = [self.title]
-        for r in [head] + body:
-            lines.append("  " + "  ".join(v.rjust(w) for v, w in zip(r, widths)).rstrip())
+        for i, r in enumerate([head] + body):
+            mark = "> " if i - 1 == self.failing_row else "  "
+            lines.append(mark + "  ".join(v.rjust(w) for v, w in zip(r, widths)).rstrip())
         return "\n".join(lines)
 
     def to_json(self) -> dict:

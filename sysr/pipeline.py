@@ -78,7 +78,7 @@ def check(text: str, options: Options | None = None) -> Outcome:
     except ImportError:  # the verifier is not built yet
         return outcome
     t0 = time.perf_counter()
-    diags, props = verify(outcome.design, options)
+    diags, props = verify(outcome.design, options, text)
     outcome.timing["verify_s"] = time.perf_counter() - t0
     outcome.diagnostics += diags
     outcome.diagnostics.sort(key=sort_key)

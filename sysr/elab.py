@@ -1,0 +1,606 @@
+"""Elaboration: a checked design -> a transition system over a small typed expression IR.
+
+This is the one place where sysr's cycle semantics are spelled out. Both the z3 encoder
+(`sysr.smt.encode`) and the concrete evaluator (`sysr.evaluate`) interpret the IR built here,
+operator by operator, so they agree by construction; the lowering is checked against the
+evaluator by differential simulation.
+
+Semantics: in cycle t the state (registers, memories, ghost registers, the history registers
+behind `prev`) and the inputs determine every wire and output; properties are evaluated on
+those values; at the clock edge every register takes its next value, or its reset value when
+the reset is active (memories then keep their contents). `fn` calls are inlined, `for` loops
+unrolled, quantifiers expanded, comb blocks executed in order, seq blocks with last-write-wins.
+An out-of-range read gives 0 and an out-of-range write does nothing; each dynamic index is also
+a proof obligation, so a proven design never relies on that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import syntax as S
+from .model import Design, Local, Signal
+from .types import BOOL, BUILTINS, Ty, bits_for, popcount_width, uint
+
+
+class ElabError(Exception):
+    """An inconsistency the static checks should have excluded: a bug in sysr."""
+
+
+# ---- the IR ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Const:
+    value: int
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class Var:
+    """The value in the current cycle of an input, scalar state variable or comb signal."""
+    name: str
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class ArrVar:
+    name: str
+    ty: Ty  # element type
+    size: int
+
+
+@dataclass(frozen=True, eq=False)
+class Un:
+    op: str  # "-", "~"
+    a: object
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class Bin:
+    op: str  # + - * & | ^ << >> == != < <= > >= ; operands share a type except shift amounts
+    a: object
+    b: object
+    ty: Ty  # result type (bool for comparisons)
+
+
+@dataclass(frozen=True, eq=False)
+class Ite:
+    c: object
+    a: object
+    b: object
+    ty: Ty | None  # None for array-valued
+    size: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Cast:
+    a: object
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class Slice:
+    a: object
+    hi: int
+    lo: int
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class BitIdx:
+    a: object
+    i: object  # dynamic index; out of range gives 0
+    ty: Ty = BOOL
+
+
+@dataclass(frozen=True, eq=False)
+class Cat:
+    parts: tuple
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class Builtin:
+    name: str
+    a: object
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class Read:
+    arr: object  # array-valued
+    i: object
+    ty: Ty
+
+
+@dataclass(frozen=True, eq=False)
+class Store:
+    arr: object
+    i: object
+    v: object
+    ty: Ty | None = None
+    size: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ConstArr:
+    value: int
+    ty: Ty  # element type
+    size: int
+
+
+TRUE = Const(1, BOOL)
+FALSE = Const(0, BOOL)
+
+
+def is_array(x) -> bool:
+    return isinstance(x, (ArrVar, Store, ConstArr)) or (isinstance(x, Ite) and x.ty is None)
+
+
+def array_size(x) -> int:
+    if isinstance(x, (ArrVar, ConstArr)):
+        return x.size
+    return x.size
+
+
+def mk_and(a, b):
+    if a is TRUE:
+        return b
+    if b is TRUE:
+        return a
+    return Bin("&", a, b, BOOL)
+
+
+def mk_or(a, b):
+    if a is FALSE:
+        return b
+    if b is FALSE:
+        return a
+    return Bin("|", a, b, BOOL)
+
+
+def mk_not(a):
+    return Un("~", a, BOOL)
+
+
+def mk_implies(a, b):
+    return mk_or(mk_not(a), b)
+
+
+def mk_ite(c, a, b):
+    if a is b:
+        return a
+    if a is None or b is None:
+        return None
+    if is_array(a):
+        return Ite(c, a, b, None, array_size(a))
+    return Ite(c, a, b, a.ty)
+
+
+# ---- the transition system ---------------------------------------------------------------
+
+@dataclass
+class StateVar:
+    name: str
+    ty: Ty  # element type for arrays
+    size: int | None
+    init: int | None  # None: arbitrary initial value (memories, history registers)
+    ghost: bool
+    kind: str  # "reg", "out_reg", "mem", "hist", "pv"
+    next: object = None
+
+
+@dataclass
+class Prop:
+    kind: str  # ensures, invariant, assert, index
+    expr: object  # bool IR, already guarded by the prev-validity flag where needed
+    span: S.Span
+    text: str
+    text_span: S.Span | None = None  # where the property's expression is, for quoting it
+
+
+@dataclass
+class System:
+    design: Design
+    inputs: list[tuple[str, Ty]]
+    state: list[StateVar]
+    comb: dict[str, object]  # name -> IR, in evaluation order
+    comb_ghost: set[str]
+    requires: list[Prop]
+    props: list[Prop]
+    reset_active: object  # bool IR
+    enum_inputs: list[tuple[str, Ty]]
+
+    def state_var(self, name: str) -> StateVar:
+        for s in self.state:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+
+@dataclass
+class Env:
+    locals: dict[str, object] = field(default_factory=dict)
+    own: dict[str, object] | None = None  # comb block: values assigned so far (None = not yet)
+    pending: dict[str, object] | None = None  # seq block: next values assigned so far
+    guard: object = TRUE
+
+
+class Elaborator:
+    def __init__(self, d: Design) -> None:
+        self.d = d
+        self.state: list[StateVar] = []
+        self.hist_count = 0
+        self.obligations: list[Prop] = []
+        self.source_text: str = ""
+
+    # ---- expressions -------------------------------------------------------------------
+    def ty(self, e) -> Ty:
+        try:
+            return self.d.types[id(e)]
+        except KeyError:
+            raise ElabError(f"no type recorded for {type(e).__name__} at {e.span}") from None
+
+    def ex(self, e, env: Env):
+        m = getattr(self, "x_" + type(e).__name__, None)
+        if m is None:
+            raise ElabError(f"cannot elaborate {type(e).__name__}")
+        return m(e, env)
+
+    def x_IntLit(self, e: S.IntLit, env):
+        ty = self.ty(e)
+        return Const(e.value & ((1 << ty.width) - 1), ty)
+
+    def x_BoolLit(self, e, env):
+        return TRUE if e.value else FALSE
+
+    def x_Path(self, e: S.Path, env):
+        info = self.d.enums[e.enum]
+        return Const(info.variants[e.variant], info.ty)
+
+    def x_Hole(self, e, env):
+        raise ElabError("a hole reached elaboration")
+
+    def x_Name(self, e: S.Name, env: Env):
+        ref = self.d.refs.get(id(e))
+        if isinstance(ref, Local):
+            if ref.name not in env.locals:
+                raise ElabError(f"unbound local {ref.name}")
+            return env.locals[ref.name]
+        if isinstance(ref, str):
+            ty, value = self.d.consts[ref]
+            return Const(value, ty)
+        if isinstance(ref, Signal):
+            return self.read_signal(ref, env)
+        raise ElabError(f"unresolved name {e.name}")
+
+    def read_signal(self, sig: Signal, env: Env):
+        if env.own is not None and sig.name in env.own:
+            v = env.own[sig.name]
+            if v is None:
+                raise ElabError(f"{sig.name} read before assignment")
+            return v
+        return Var(sig.name, sig.ty)
+
+    def x_Unary(self, e: S.Unary, env):
+        a = self.ex(e.operand, env)
+        op = "~" if e.op == "!" else e.op
+        return Un(op, a, self.ty(e))
+
+    def x_Binary(self, e: S.Binary, env: Env):
+        a = self.ex(e.left, env)
+        op = e.op
+        if op in ("&&", "||", "==>"):
+            g = a if op in ("&&", "==>") else mk_not(a)
+            b = self.ex(e.right, Env(env.locals, env.own, env.pending, mk_and(env.guard, g)))
+            if op == "&&":
+                return Bin("&", a, b, BOOL)
+            if op == "||":
+                return Bin("|", a, b, BOOL)
+            return mk_implies(a, b)
+        b = self.ex(e.right, env)
+        return Bin(op, a, b, self.ty(e))
+
+    def x_Cast(self, e: S.Cast, env):
+        return Cast(self.ex(e.operand, env), self.ty(e))
+
+    def x_IfExpr(self, e: S.IfExpr, env: Env):
+        c = self.ex(e.cond, env)
+        a = self.ex(e.then, self.guarded(env, c))
+        b = self.ex(e.else_, self.guarded(env, mk_not(c)))
+        return Ite(c, a, b, self.ty(e))
+
+    def guarded(self, env: Env, c) -> Env:
+        return Env(env.locals, env.own, env.pending, mk_and(env.guard, c))
+
+    def pattern_cond(self, pats, subject):
+        cond = FALSE
+        for p in pats:
+            if isinstance(p, S.PatWild):
+                return TRUE
+            if isinstance(p, S.PatInt):
+                v = Const(p.lit.value & ((1 << subject.ty.width) - 1), subject.ty)
+            elif isinstance(p, S.PatBool):
+                v = TRUE if p.value else FALSE
+            else:
+                info = self.d.enums[p.path.enum]
+                v = Const(info.variants[p.path.variant], info.ty)
+            cond = mk_or(cond, Bin("==", subject, v, BOOL))
+        return cond
+
+    def x_MatchExpr(self, e: S.MatchExpr, env: Env):
+        subject = self.ex(e.subject, env)
+        conds = [self.pattern_cond(a.patterns, subject) for a in e.arms]
+        vals = []
+        taken = FALSE
+        for arm, c in zip(e.arms, conds):
+            vals.append(self.ex(arm.value, self.guarded(env, mk_and(mk_not(taken), c))))
+            taken = mk_or(taken, c)
+        result = vals[-1]
+        for c, v in zip(reversed(conds[:-1]), reversed(vals[:-1])):
+            result = Ite(c, v, result, self.ty(e))
+        return result
+
+    def x_Index(self, e: S.Index, env: Env):
+        base = e.base
+        if isinstance(base, S.Name):
+            sig = self.d.refs.get(id(base))
+            if isinstance(sig, Signal) and sig.is_array:
+                i = self.ex(e.index, env)
+                self.obligation(i, sig.size, env, e.index.span, f"index into `{sig.name}`")
+                return Read(ArrVar(sig.name, sig.ty, sig.size), i, sig.ty)
+        a = self.ex(base, env)
+        i = self.ex(e.index, env)
+        if isinstance(i, Const):
+            return Slice(a, i.value, i.value, BOOL)
+        self.obligation(i, a.ty.width, env, e.index.span, "bit index")
+        return BitIdx(a, i)
+
+    def obligation(self, i, limit: int, env: Env, span: S.Span, what: str) -> None:
+        if isinstance(i, Const):
+            return
+        if limit >= (1 << i.ty.width):
+            return  # every value of the index type is in range
+        cond = Bin("<", Cast(i, uint(max(i.ty.width, bits_for(limit)))),
+                   Const(limit, uint(max(i.ty.width, bits_for(limit)))), BOOL)
+        self.obligations.append(Prop("index", mk_implies(env.guard, cond), span,
+                                     f"{what} is in range (below {limit})"))
+
+    def x_Slice(self, e: S.Slice, env):
+        a = self.ex(e.base, env)
+        hi = self.d.const_values[id(e.hi)]
+        lo = self.d.const_values[id(e.lo)]
+        return Slice(a, hi, lo, self.ty(e))
+
+    def x_Concat(self, e: S.Concat, env):
+        return Cat(tuple(self.ex(p, env) for p in e.parts), self.ty(e))
+
+    def x_Call(self, e: S.Call, env: Env):
+        if e.func == "prev":
+            inner = self.ex(e.args[0], env)
+            name = f"prev#{self.hist_count}"
+            self.hist_count += 1
+            self.state.append(StateVar(name, inner.ty, None, None, True, "hist", inner))
+            return Var(name, inner.ty)
+        if e.func in BUILTINS:
+            a = self.ex(e.args[0], env)
+            return Builtin(e.func, a, self.ty(e))
+        info = self.d.fns[e.func]
+        args = [self.ex(a, env) for a in e.args]
+        local = {name: v for (name, _), v in zip(info.params, args)}
+        fenv = Env(local, None, None, env.guard)
+        for let in info.decl.lets:
+            fenv.locals = dict(fenv.locals)
+            fenv.locals[let.name] = self.ex(let.value, fenv)
+        return self.ex(info.decl.body, fenv)
+
+    def x_Quant(self, e: S.Quant, env: Env):
+        local = self.d.refs[id(e)]
+        acc = TRUE if e.kind == "forall" else FALSE
+        for v in range(1 << local.ty.width):
+            locals_ = dict(env.locals)
+            locals_[e.var] = Const(v, local.ty)
+            body = self.ex(e.body, Env(locals_, env.own, env.pending, env.guard))
+            acc = mk_and(acc, body) if e.kind == "forall" else mk_or(acc, body)
+        return acc
+
+    # ---- statements --------------------------------------------------------------------
+    def stmts(self, stmts, env: Env) -> Env:
+        for st in stmts:
+            env = self.stmt(st, env)
+        return env
+
+    def stmt(self, st, env: Env) -> Env:
+        if isinstance(st, S.Let):
+            v = self.ex(st.value, env)
+            locals_ = dict(env.locals)
+            locals_[st.name] = v
+            return Env(locals_, env.own, env.pending, env.guard)
+        if isinstance(st, S.Assign):
+            return self.assign(st, env)
+        if isinstance(st, S.NbAssign):
+            return self.nb_assign(st, env)
+        if isinstance(st, S.If):
+            c = self.ex(st.cond, env)
+            a = self.stmts(st.then, self.guarded(env, c))
+            b = self.stmts(st.else_ or (), self.guarded(env, mk_not(c)))
+            return self.merge(c, a, b, env)
+        if isinstance(st, S.Match):
+            subject = self.ex(st.subject, env)
+            conds = [self.pattern_cond(a.patterns, subject) for a in st.arms]
+            outs = []
+            taken = FALSE
+            for arm, c in zip(st.arms, conds):
+                outs.append(self.stmts(arm.body, self.guarded(env, mk_and(mk_not(taken), c))))
+                taken = mk_or(taken, c)
+            if not outs:
+                return env
+            result = outs[-1]
+            for c, o in zip(reversed(conds[:-1]), reversed(outs[:-1])):
+                result = self.merge(c, o, result, env)
+            return result
+        if isinstance(st, S.For):
+            local = self.d.refs[id(st)]
+            start = self.d.const_values[id(st.start)]
+            end = self.d.const_values[id(st.end)]
+            for i in range(start, end):
+                locals_ = dict(env.locals)
+                locals_[st.var] = Const(i, local.ty)
+                inner = self.stmts(st.body, Env(locals_, env.own, env.pending, env.guard))
+                env = Env(env.locals, inner.own, inner.pending, env.guard)
+            return env
+        raise ElabError(f"unknown statement {type(st).__name__}")
+
+    def merge(self, c, a: Env, b: Env, base: Env) -> Env:
+        own = pending = None
+        if base.own is not None:
+            own = {k: mk_ite(c, a.own[k], b.own[k]) for k in base.own}
+        if base.pending is not None:
+            pending = {k: mk_ite(c, a.pending[k], b.pending[k]) for k in base.pending}
+        return Env(base.locals, own, pending, base.guard)
+
+    def update_bits(self, old, st_target: S.LValue, value, env: Env, width: int):
+        """`old` with bit `index` or slice [hi:lo] replaced by `value`."""
+        if st_target.index is not None:
+            i = self.ex(st_target.index, env)
+            if isinstance(i, Const):
+                return self.splice(old, i.value, i.value, value)
+            self.obligation(i, width, env, st_target.index.span, f"bit index into `{st_target.name}`")
+            acc = old
+            for k in range(width):
+                hit = Bin("==", Cast(i, uint(max(i.ty.width, bits_for(width)))),
+                          Const(k, uint(max(i.ty.width, bits_for(width)))), BOOL)
+                acc = Ite(hit, self.splice(acc, k, k, value), acc, old.ty)
+            return acc
+        hi = self.d.const_values[id(st_target.hi)]
+        lo = self.d.const_values[id(st_target.lo)]
+        return self.splice(old, hi, lo, value)
+
+    def splice(self, old, hi: int, lo: int, value):
+        w = old.ty.width
+        parts = []
+        if hi < w - 1:
+            parts.append(Slice(old, w - 1, hi + 1, uint(w - 1 - hi)))
+        parts.append(value)
+        if lo > 0:
+            parts.append(Slice(old, lo - 1, 0, uint(lo)))
+        if len(parts) == 1:
+            return Cast(value, old.ty) if value.ty != old.ty else value
+        return Cast(Cat(tuple(parts), uint(w)), old.ty)
+
+    def assign(self, st: S.Assign, env: Env) -> Env:
+        lv = st.target
+        value = self.ex(st.value, env)
+        own = dict(env.own)
+        if lv.index is None and lv.hi is None:
+            own[lv.name] = value
+        else:
+            sig = self.d.signals[lv.name]
+            old = own.get(lv.name)
+            if old is None:
+                raise ElabError(f"partial assignment to unassigned {lv.name}")
+            own[lv.name] = self.update_bits(old, lv, value, env, sig.ty.width)
+        return Env(env.locals, own, env.pending, env.guard)
+
+    def nb_assign(self, st: S.NbAssign, env: Env) -> Env:
+        lv = st.target
+        sig = self.d.signals[lv.name]
+        value = self.ex(st.value, env)
+        pending = dict(env.pending)
+        old = pending[lv.name]
+        if sig.is_array:
+            i = self.ex(lv.index, env)
+            self.obligation(i, sig.size, env, lv.index.span, f"index into `{sig.name}`")
+            pending[lv.name] = Store(old, i, value, None, sig.size)
+        elif lv.index is None and lv.hi is None:
+            pending[lv.name] = value
+        else:
+            pending[lv.name] = self.update_bits(old, lv, value, env, sig.ty.width)
+        return Env(env.locals, env.own, pending, env.guard)
+
+    # ---- the whole design --------------------------------------------------------------
+    def system(self) -> System:
+        d = self.d
+        inputs = [(s.name, s.ty) for s in d.signals.values() if s.is_input]
+        for s in d.signals.values():
+            if s.is_state:
+                self.state.append(StateVar(s.name, s.ty, s.size, s.init, s.ghost, s.kind))
+        if d.reset is None:
+            reset_active = FALSE
+        elif d.reset_active_low:
+            reset_active = mk_not(Var(d.reset, BOOL))
+        else:
+            reset_active = Var(d.reset, BOOL)
+        comb: dict[str, object] = {}
+        comb_ghost: set[str] = set()
+        for item in d.comb_order:
+            if isinstance(item, S.WireDecl):
+                comb[item.name] = self.ex(item.value, Env())
+            elif isinstance(item, S.ModAssign):
+                comb[item.target] = self.ex(item.value, Env())
+            elif isinstance(item, S.CombBlock):
+                own = {n: None for n, drv in d.drivers.items() if drv is item}
+                out = self.stmts(item.body, Env({}, own, None))
+                for n in own:
+                    if out.own[n] is None:
+                        raise ElabError(f"{n} not assigned on every path")
+                    comb[n] = out.own[n]
+            for n, drv in d.drivers.items():
+                if drv is item and d.signals[n].ghost:
+                    comb_ghost.add(n)
+        pending: dict[str, object] = {}
+        for s in d.signals.values():
+            if s.is_state:
+                pending[s.name] = ArrVar(s.name, s.ty, s.size) if s.is_array else Var(s.name, s.ty)
+        for item in d.module.items:
+            if isinstance(item, S.SeqBlock):
+                out = self.stmts(item.body, Env({}, None, pending))
+                pending = out.pending
+        for sv in self.state:
+            if sv.kind in ("hist",):
+                continue
+            nxt = pending[sv.name]
+            if sv.init is not None:
+                init = ConstArr(sv.init, sv.ty, sv.size) if sv.size is not None else Const(sv.init, sv.ty)
+                nxt = mk_ite(reset_active, init, nxt)
+            else:
+                nxt = mk_ite(reset_active, pending_default(sv), nxt)
+            sv.next = nxt
+        requires, props = [], []
+        pv_needed = False
+        for spec in d.specs():
+            uses_prev = _mentions_prev(spec.expr)
+            expr = self.ex(spec.expr, Env())
+            if uses_prev:
+                pv_needed = True
+                expr = mk_implies(Var("prev#valid", BOOL), expr)
+            p = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
+            (requires if spec.kind == "requires" else props).append(p)
+        if self.hist_count or pv_needed:
+            self.state.append(StateVar("prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
+        props += self.obligations
+        enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum"]
+        return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs)
+
+
+def pending_default(sv: StateVar):
+    return ArrVar(sv.name, sv.ty, sv.size) if sv.size is not None else Var(sv.name, sv.ty)
+
+
+def _mentions_prev(e) -> bool:
+    if isinstance(e, S.Call) and e.func == "prev":
+        return True
+    for name in getattr(e, "__dataclass_fields__", {}):
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            if any(_mentions_prev(x) for x in v if hasattr(x, "__dataclass_fields__")):
+                return True
+        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (S.Span, S.TypeRef)):
+            if _mentions_prev(v):
+                return True
+    return False
+
+
+def elaborate(d: Design) -> System:
+    return Elaborator(d).system()

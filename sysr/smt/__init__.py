@@ -1,0 +1,1 @@
+"""Proofs with z3: `encode` turns the elaborated IR into bit-vector terms, `prove` runs the queries."""

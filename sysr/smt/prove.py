@@ -1,0 +1,382 @@
+"""Proof obligations and their verdicts: vacuity, bounded model checking from reset, k-induction.
+
+`verify(design, options, source)` elaborates the design, then
+1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core),
+2. runs BMC from the reset state, one incremental solver, shortest counterexample first (V002,
+   each trace replayed on the concrete evaluator before it is shown),
+3. runs k-induction with the properties as lemmas, dropping lemmas that fail until the rest
+   prove each other (V007 with a counterexample to induction),
+and reports a solver that gives up as V003, never as proven or refuted.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import z3
+
+from .. import elab as E
+from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
+from ..evaluate import ArrayValue, Evaluator
+from ..model import Design
+from ..syntax import Span
+from ..types import Ty, to_signed
+from .encode import CycleEncoder, bv, enum_valid, make_vars, truth
+
+
+class VerifierBug(Exception):
+    """The verifier contradicted itself (e.g. a trace that does not replay): a bug in sysr."""
+
+
+def make_solver(timeout_s: float) -> z3.Solver:
+    """The one place solvers are made: fixed seeds and a per-query timeout, so runs repeat."""
+    z3.set_param("smt.random_seed", 0)
+    z3.set_param("sat.random_seed", 0)
+    s = z3.Solver()
+    s.set("timeout", max(1, int(timeout_s * 1000)))
+    return s
+
+
+class Unrolling:
+    """Cycles 0..n of the system as z3 terms, built on demand."""
+
+    def __init__(self, system: E.System, tag: str) -> None:
+        self.sys = system
+        self.tag = tag
+        self.vars: list[dict] = []
+        self.encs: list[CycleEncoder] = []
+
+    def cycle(self, t: int) -> CycleEncoder:
+        while len(self.encs) <= t:
+            v = make_vars(self.sys, f"{self.tag}{len(self.vars)}")
+            self.vars.append(v)
+            self.encs.append(CycleEncoder(self.sys, v))
+        return self.encs[t]
+
+    def transition(self, t: int) -> list:
+        cur, nxt = self.cycle(t), self.cycle(t + 1)
+        return [nxt.vars[sv.name] == cur.enc(sv.next) for sv in self.sys.state]
+
+    def init(self) -> list:
+        enc = self.cycle(0)
+        out = []
+        for sv in self.sys.state:
+            if sv.init is None:
+                continue
+            if sv.size is not None:
+                enc_init = enc.enc(E.ConstArr(sv.init, sv.ty, sv.size))
+                out.append(enc.vars[sv.name] == enc_init)
+            else:
+                out.append(enc.vars[sv.name] == bv(sv.init, sv.ty.width))
+        return out
+
+    def valid(self, t: int, state_too: bool) -> list:
+        enc = self.cycle(t)
+        out = [enum_valid(enc.vars[n], ty, self.sys) for n, ty in self.sys.enum_inputs]
+        if state_too:
+            for sv in self.sys.state:
+                if sv.ty.kind == "enum" and sv.size is None:
+                    out.append(enum_valid(enc.vars[sv.name], sv.ty, self.sys))
+        return out
+
+    def prop(self, p: E.Prop, t: int):
+        return truth(self.cycle(t).enc(p.expr))
+
+
+@dataclass
+class Verdict:
+    prop: E.Prop
+    status: str = "proven"  # proven, refuted, not-inductive, unknown
+    depth: int = 0
+    time_s: float = 0.0
+    trace: Trace | None = None
+    diag: Diagnostic | None = None
+
+
+class Prover:
+    def __init__(self, design: Design, options, source: str) -> None:
+        self.d = design
+        self.opts = options
+        self.lines = source.splitlines()
+        self.sys = E.elaborate(design)
+        self.ev = Evaluator(self.sys)
+        self.diags: list[Diagnostic] = []
+        self.verdicts = [Verdict(p) for p in self.sys.props]
+        for p in [v.prop for v in self.verdicts] + self.sys.requires:
+            if not p.text:
+                p.text = self.snippet(p.text_span or p.span)
+
+    def snippet(self, span: Span) -> str:
+        if span.line != span.end_line or not (1 <= span.line <= len(self.lines)):
+            line = self.lines[span.line - 1] if 1 <= span.line <= len(self.lines) else ""
+            return line.strip()
+        return self.lines[span.line - 1][span.column - 1: span.end_column - 1].strip()
+
+    # ---- formatting ----------------------------------------------------------------------
+    def fmt(self, value, ty: Ty | None) -> str:
+        if isinstance(value, ArrayValue):
+            return "[" + ",".join(self.fmt(x, ty) for x in value.snapshot()) + "]"
+        if value is None:
+            return "-"
+        if ty is None:
+            return str(value)
+        if ty.kind == "enum":
+            return self.d.enums[ty.enum].name_of(value) or f"?{value}"
+        if ty.width > 16:
+            return f"0x{value:x}"
+        if ty.signed:
+            return str(to_signed(value, ty.width))
+        return str(value)
+
+    def columns(self) -> list[tuple[str, str, Ty, str]]:
+        """(label, source, type, kind): ports, then registers, then ghost state."""
+        cols = []
+        for s in self.d.signals.values():
+            if s.kind == "clock":
+                continue
+            if s.is_input:
+                cols.append((s.name, "in", s.ty, "in"))
+            elif s.kind == "out":
+                cols.append((s.name, "comb", s.ty, "out"))
+            elif s.kind == "out_reg":
+                cols.append((s.name, "state", s.ty, "out"))
+        for s in self.d.signals.values():
+            if s.is_state and not s.is_port and not s.ghost and (s.size is None or s.size <= 8):
+                cols.append((s.name, "state", s.ty, "reg"))
+        for s in self.d.signals.values():
+            if s.ghost and (s.is_state and (s.size is None or s.size <= 8)):
+                cols.append((s.name, "state", s.ty, "ghost"))
+            elif s.ghost and s.is_comb:
+                cols.append((s.name, "comb", s.ty, "ghost"))
+        return cols
+
+    def make_trace(self, title: str, cycles, failing: int) -> Trace:
+        cols = self.columns()
+        rows, raw = [], []
+        for cyc in cycles:
+            row, rrow = [], []
+            for name, src, ty, _ in cols:
+                if src == "in":
+                    v = cyc.inputs[name]
+                elif src == "comb":
+                    v = cyc.values.get(name)
+                else:
+                    v = cyc.state[name]
+                row.append(self.fmt(v, ty))
+                rrow.append(v if isinstance(v, int) else None)
+            rows.append(tuple(row))
+            raw.append(tuple(rrow))
+        return Trace(title, tuple(c[0] for c in cols), tuple(rows), failing,
+                     tuple(c[3] for c in cols), tuple(raw), tuple(c[2].width for c in cols))
+
+    # ---- models -> concrete runs ---------------------------------------------------------
+    def inputs_from(self, model, un: Unrolling, t: int) -> dict[str, int]:
+        return {n: model.eval(un.cycle(t).vars[n], model_completion=True).as_long()
+                for n, _ in self.sys.inputs}
+
+    def state_from(self, model, un: Unrolling, free_all: bool) -> dict[str, object]:
+        v0 = un.cycle(0).vars
+
+        def memory(name, i, sv_by={sv.name: sv for sv in self.sys.state}):
+            sv = sv_by[name]
+            idx = bv(i, v0[name].domain().size())
+            return model.eval(z3.Select(v0[name], idx), model_completion=True).as_long()
+
+        def free(name):
+            return model.eval(v0[name], model_completion=True).as_long()
+
+        if not free_all:
+            return self.ev.initial_state(memory, free)
+        state: dict[str, object] = {}
+        for sv in self.sys.state:
+            if sv.size is not None:
+                state[sv.name] = ArrayValue(sv.size, {}, lambda i, nm=sv.name: memory(nm, i))
+            else:
+                state[sv.name] = free(sv.name)
+        return state
+
+    def replay(self, model, un: Unrolling, t: int, free_all: bool):
+        state = self.state_from(model, un, free_all)
+        inputs = [self.inputs_from(model, un, c) for c in range(t + 1)]
+        return self.ev.run(inputs, state)
+
+    # ---- the queries ---------------------------------------------------------------------
+    def run(self) -> tuple[list[Diagnostic], list[dict]]:
+        depth = max(self.opts.depth, self.opts.induction)
+        if not self.bmc(depth):
+            return self.diags, self.json()
+        self.induction(self.opts.induction)
+        return self.diags, self.json()
+
+    def bmc(self, depth: int) -> bool:
+        """Returns False when the requirements cannot be met (nothing else is meaningful then)."""
+        s = make_solver(self.opts.timeout)
+        un = Unrolling(self.sys, "")
+        lits = [z3.Bool(f"requires#{j}") for j in range(len(self.sys.requires))]
+        s.add(*un.init())
+        active = list(range(len(self.verdicts)))
+        for t in range(depth):
+            if t > 0:
+                s.add(*un.transition(t - 1))
+            s.add(*un.valid(t, state_too=False))
+            for lit, r in zip(lits, self.sys.requires):
+                s.add(z3.Implies(lit, un.prop(r, t)))
+            t0 = time.perf_counter()
+            res = s.check(*lits)
+            if res == z3.unsat:
+                self.vacuous(s.unsat_core(), lits, t)
+                return False
+            if res == z3.unknown:
+                self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
+                                                f"requirements can hold in cycle {t} ({s.reason_unknown()})",
+                                        self.d.module.name_span, "raise --timeout, or simplify the requirements"))
+                return False
+            while active:
+                q = z3.Bool(f"bad#{t}#{len(active)}")
+                s.add(z3.Implies(q, z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])))
+                t0 = time.perf_counter()
+                res = s.check(*lits, q)
+                spent = time.perf_counter() - t0
+                for k in active:
+                    self.verdicts[k].time_s += spent / len(active)
+                    self.verdicts[k].depth = t + 1
+                if res == z3.unsat:
+                    break
+                if res == z3.unknown:
+                    for k in active:
+                        self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
+                    active = []
+                    break
+                model = s.model()
+                failed = [k for k in active if z3.is_false(model.eval(un.prop(self.verdicts[k].prop, t),
+                                                                      model_completion=True))]
+                if not failed:
+                    raise VerifierBug("a counterexample model violates no property")
+                cycles = self.replay(model, un, t, free_all=False)
+                first = None
+                for k in failed:
+                    self.refuted(self.verdicts[k], cycles, t, first)
+                    first = first or self.verdicts[k]
+                active = [k for k in active if k not in failed]
+        return True
+
+    def vacuous(self, core, lits, t: int) -> None:
+        names = {str(l): j for j, l in enumerate(lits)}
+        clauses = sorted({names[str(c)] for c in core if str(c) in names})
+        reqs = [self.sys.requires[j] for j in clauses] or self.sys.requires[:1]
+        when = "in the reset state" if t == 0 else f"in cycle {t} on every path from reset"
+        first, rest = reqs[0], reqs[1:]
+        msg = (f"the requirements cannot all hold {when}: "
+               + ", ".join(f"`{r.text}`" for r in reqs))
+        self.diags.append(error(
+            "V001", msg, first.span,
+            "every property would hold vacuously; relax or remove one of these `requires`",
+            related=tuple(Related(r.span, "this requirement is part of the conflict") for r in rest)))
+
+    def give_up(self, v: Verdict, where: str, reason: str) -> None:
+        if v.status != "proven":
+            return
+        v.status = "unknown"
+        v.diag = error("V003", f"not proven: the solver gave up on `{v.prop.text}` in the {where} ({reason})",
+                       v.prop.span, f"raise --timeout (now {self.opts.timeout:g} s), or split the property")
+        self.diags.append(v.diag)
+
+    def describe(self, p: E.Prop) -> str:
+        if p.kind == "index":
+            return f"the {p.text}"
+        return f"`{p.kind} {p.text}`"
+
+    def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
+        k = self.verdicts.index(v)
+        last = cycles[t]
+        if last.props[k] != 0 or not all(all(c.requires) for c in cycles):
+            raise VerifierBug(f"the counterexample for `{v.prop.text}` does not replay on the concrete "
+                              "semantics")
+        v.status = "refuted"
+        v.trace = self.make_trace(f"trace from reset (cycle 0 is the reset state; `>` marks cycle {t}, "
+                                  "where the property fails):", cycles, t)
+        kind = "may not hold" if v.prop.kind != "index" else "may be out of range"
+        if v.prop.kind == "index":
+            msg = f"index may be out of range: {v.prop.text} fails in cycle {t}"
+        else:
+            msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
+        notes = ["inputs in each row are chosen by the checker within the `requires`; registers show "
+                 "their value during the cycle"]
+        if same_as is not None:
+            notes = [f"the trace is the one shown for {self.describe(same_as.prop)} "
+                     f"(line {same_as.prop.span.line})"]
+        v.diag = Diagnostic("V002", msg, v.prop.span, Severity.ERROR, tuple(notes), (),
+                            v.trace if same_as is None else None)
+        self.diags.append(v.diag)
+
+    def induction(self, k: int) -> None:
+        candidates = [v for v in self.verdicts if v.status == "proven"]
+        if not candidates:
+            return
+        s = make_solver(self.opts.timeout)
+        un = Unrolling(self.sys, "i")
+        for t in range(k + 1):
+            s.add(*un.valid(t, state_too=True))
+            for r in self.sys.requires:
+                s.add(un.prop(r, t))
+            if t < k:
+                s.add(*un.transition(t))
+        lemma_lits = {id(v): z3.Bool(f"lemma#{i}") for i, v in enumerate(candidates)}
+        for v in candidates:
+            for t in range(k):
+                s.add(z3.Implies(lemma_lits[id(v)], un.prop(v.prop, t)))
+        lemmas = list(candidates)
+        changed = True
+        failed: dict[int, tuple] = {}
+        while changed:
+            changed = False
+            for v in list(lemmas):
+                t0 = time.perf_counter()
+                res = s.check(*[lemma_lits[id(x)] for x in lemmas], z3.Not(un.prop(v.prop, k)))
+                v.time_s += time.perf_counter() - t0
+                if res == z3.unsat:
+                    continue
+                lemmas.remove(v)
+                changed = True
+                if res == z3.unknown:
+                    self.give_up(v, f"induction step (k={k})", s.reason_unknown())
+                else:
+                    failed[id(v)] = (v, s.model())
+        for v, model in failed.values():
+            if v in lemmas:
+                continue
+            self.not_inductive(v, model, un, k)
+
+    def not_inductive(self, v: Verdict, model, un: Unrolling, k: int) -> None:
+        idx = self.verdicts.index(v)
+        cycles = self.replay(model, un, k, free_all=True)
+        if cycles[k].props[idx] != 0:
+            raise VerifierBug(f"the counterexample to induction for `{v.prop.text}` does not replay")
+        v.status = "not-inductive"
+        v.trace = self.make_trace(
+            f"counterexample to induction: cycle 0 is an ARBITRARY state that satisfies the properties "
+            f"(not necessarily reachable from reset); the properties hold in cycles 0..{k - 1}, and "
+            f"`>` marks cycle {k}, where this one fails:", cycles, k)
+        notes = (f"the property held for the whole bounded check from reset (depth {v.depth}), "
+                 "so it may well be true but not provable from the other properties",
+                 "state an `invariant` that rules out the state in cycle 0 (for example, relate the "
+                 "registers to each other or to the ghost model), or raise --induction")
+        v.diag = Diagnostic("V007", f"{self.describe(v.prop)} is not inductive: "
+                                    f"a step from a state satisfying the properties breaks it",
+                            v.prop.span, Severity.ERROR, notes, (), v.trace)
+        self.diags.append(v.diag)
+
+    def json(self) -> list[dict]:
+        out = []
+        for v in self.verdicts:
+            item = {"kind": v.prop.kind, "text": v.prop.text, "span": span_json(v.prop.span),
+                    "status": v.status, "depth": v.depth, "time_s": round(v.time_s, 4)}
+            if v.trace is not None:
+                item["trace"] = v.trace.to_json()
+            out.append(item)
+        return out
+
+
+def verify(design: Design, options, source: str = "") -> tuple[list[Diagnostic], list[dict]]:
+    return Prover(design, options, source).run()
