@@ -45,6 +45,23 @@ def _suggest(name: str, names) -> str:
     return f"; did you mean `{close[0]}`?" if close else ""
 
 
+def _pattern_text(p) -> str:
+    if isinstance(p, S.PatInt):
+        return p.lit.text
+    if isinstance(p, S.PatBool):
+        return str(p.value).lower()
+    if isinstance(p, S.PatVariant):
+        return f"{p.path.enum}::{p.path.variant}"
+    return "_"
+
+
+def _lines_phrase(lines: list[int]) -> str:
+    words = [str(n) for n in lines[:8]] + (["..."] if len(lines) > 8 else [])
+    if len(words) == 1:
+        return f"line {words[0]}"
+    return "lines " + ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def has_own_type(e) -> bool:
     """Whether an expression has a type of its own, or needs one from context (plain literals, holes)."""
     if isinstance(e, S.IntLit):
@@ -79,10 +96,34 @@ class Checker:
         self.const_values: dict[int, int] = {}
         self.holes: list[tuple[S.Hole, Ty | None]] = []
         self.global_spans: dict[str, S.Span] = {}
+        self.broken: set[str] = set()  # consts and fns whose declaration has an error
+        self.broken_signals: set[str] = set()  # signals not declared because the name was taken
+        self.first_report: dict[tuple, int] = {}  # key -> index into diags
+        self.repeats: dict[tuple, list[S.Span]] = {}
 
     # ---- reporting -------------------------------------------------------------------
     def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
         self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
+
+    def err_once(self, key: tuple, code: str, msg: str, span: S.Span, *notes: str) -> None:
+        """Report one root cause (an unknown name, a ghost read) once; later sites become a note."""
+        if key in self.first_report:
+            self.repeats[key].append(span)
+            return
+        self.first_report[key] = len(self.diags)
+        self.repeats[key] = []
+        self.err(code, msg, span, *notes)
+
+    def add_repeat_notes(self) -> None:
+        for key, spans in self.repeats.items():
+            if not spans:
+                continue
+            i = self.first_report[key]
+            d = self.diags[i]
+            lines = sorted({s.line for s in spans})
+            where = _lines_phrase(lines)
+            note = f"the same applies on {where} (reported once)"
+            self.diags[i] = replace(d, notes=d.notes + (note,))
 
     # ---- types -----------------------------------------------------------------------
     def resolve_type(self, t: S.TypeRef) -> Ty | None:
@@ -95,8 +136,9 @@ class Checker:
             return sint(width) if signed else uint(width)
         if t.name in self.enums:
             return self.enums[t.name].ty
-        self.err("N003", f"unknown type `{t.name}`" + _suggest(t.name, list(self.enums) + ["bool", "u8", "s8"]),
-                 t.span, "types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums")
+        self.err_once(("enum", t.name), "N003",
+                      f"unknown type `{t.name}`" + _suggest(t.name, list(self.enums) + ["bool", "u8", "s8"]),
+                      t.span, "types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums")
         return None
 
     # ---- globals ---------------------------------------------------------------------
@@ -131,6 +173,7 @@ class Checker:
         module = modules[0]
         self.module_decls(module)
         self.module_bodies(module)
+        self.add_repeat_notes()
         return Design(self.tree, module, self.enums, self.consts, self.fns, self.signals,
                       self.types, self.refs, self.const_values, self.holes)
 
@@ -176,11 +219,12 @@ class Checker:
         if not self.declare_global(c.name, c.name_span):
             return
         ty = self.resolve_type(c.ty)
-        if ty is None:
+        if ty is None or self.expr(c.value, ctx, ty) is None:
+            self.broken.add(c.name)
             return
-        self.expr(c.value, ctx, ty)
         value = self.const_eval(c.value)
         if value is None:
+            self.broken.add(c.name)
             self.err("T010", f"the value of const `{c.name}` is not a constant expression", c.value.span,
                      "a const may use literals, other consts, enum variants and operators")
             return
@@ -202,6 +246,7 @@ class Checker:
             params.append((p.name, pt))
         ret = self.resolve_type(f.ret)
         if ret is None or any(t is None for _, t in params):
+            self.broken.add(f.name)
             return
         self.fns[f.name] = FnInfo(f, tuple(params), ret)
 
@@ -215,14 +260,22 @@ class Checker:
         self.expr(f.body, ctx, info.ret)
 
     # ---- module declarations ---------------------------------------------------------
+    def global_kind(self, name: str) -> str:
+        for item in self.tree.items:
+            if getattr(item, "name", None) == name and not isinstance(item, S.Module):
+                return {S.EnumDecl: "an enum", S.ConstDecl: "a const", S.FnDecl: "a fn"}[type(item)]
+        return "a const"  # a module-level const
+
     def add_signal(self, sig: Signal) -> None:
         if sig.name in self.signals:
             self.err("N002", f"`{sig.name}` is declared twice", sig.span,
                      related=[Related(self.signals[sig.name].span, "first declared here")])
             return
         if sig.name in self.global_spans:
-            self.err("N002", f"`{sig.name}` is already a global name (enum, const or fn)", sig.span,
+            self.err("N002", f"`{sig.name}` is already the name of {self.global_kind(sig.name)}; "
+                             "a signal needs a name of its own", sig.span,
                      related=[Related(self.global_spans[sig.name], "defined here")])
+            self.broken_signals.add(sig.name)
             return
         sig.index = len(self.signals)
         self.signals[sig.name] = sig
@@ -279,8 +332,7 @@ class Checker:
     def mod_assign(self, a: S.ModAssign) -> None:
         sig = self.signals.get(a.target)
         if sig is None:
-            self.err("N001", f"unknown name `{a.target}`" + _suggest(a.target, self.signals), a.name_span,
-                     "declare it first: an output port, or `wire NAME: TYPE;`")
+            self.unknown_target(a.target, a.name_span, Ctx("logic"))
             self.expr(a.value, Ctx("logic"), None, quiet_literal=True)
             return
         ghost = sig.ghost
@@ -289,6 +341,25 @@ class Checker:
         self.refs[id(a)] = sig
         if sig.ty is not None and not sig.is_array:
             self.expr(a.value, Ctx("ghost_logic" if ghost else "logic"), sig.ty)
+
+    def unknown_target(self, name: str, span: S.Span, ctx: Ctx) -> None:
+        """An assignment to something that is not a signal: a local, a const, another global, or nothing."""
+        local = ctx.scope.get(name)
+        if local is not None:
+            what = {"let": "a `let` binding", "for": "a loop variable", "quant": "a quantified variable",
+                    "param": "a parameter"}[local.kind]
+            self.err("A004", f"`{name}` is {what} and cannot be assigned", span,
+                     "bind a new name with another `let`, or declare a wire: `wire NAME: TYPE;`")
+        elif name in self.global_spans:
+            what = "a const" if name in self.consts or name in self.broken else "not a signal"
+            self.err("A004", f"`{name}` is {what} and cannot be assigned", span,
+                     "only wires and outputs take `=`, and registers `<=`",
+                     related=[Related(self.global_spans[name], "defined here")])
+        elif name in self.broken_signals:
+            return
+        else:
+            self.err_once(("name", name), "N001", f"unknown name `{name}`" + _suggest(name, self.signals), span,
+                          "declare it first: an output port, `wire NAME: TYPE;` or `reg NAME: TYPE = INIT;`")
 
     def target_kind_error(self, op: str, sig: Signal, span: S.Span, where: str) -> None:
         if op == "=":
@@ -314,14 +385,20 @@ class Checker:
             ctx = self.stmt(st, ctx)
 
     def let(self, let: S.Let, ctx: Ctx) -> Ctx:
-        ty = self.resolve_type(let.ty) if let.ty is not None else None
-        got = self.expr(let.value, ctx, ty)
-        ty = ty or got
+        if let.ty is not None:
+            ty = self.resolve_type(let.ty)
+            self.expr(let.value, ctx, ty, quiet_literal=ty is None)
+        elif has_own_type(let.value):
+            ty = self.expr(let.value, ctx, None)
+        else:
+            ty = None
+            self.err("T003", f"the type of `{let.name}` is not known: its value has no type of its own",
+                     let.name_span, f"write the type, e.g. `let {let.name}: u8 = ...;`, or give a literal a suffix "
+                                    "such as `1u8`")
         if let.name in ctx.scope or let.name in self.signals or let.name in self.consts:
             self.err("N002", f"`{let.name}` is already defined; a `let` needs a new name", let.name_span)
-        if ty is None:
-            ty = BOOL  # keep going; the error was reported
-        local = Local(let.name, ty, "let", let.name_span)
+        # an unknown type (None) silences the uses; the error was reported
+        local = Local(let.name, ty, "let", let.name_span)  # type: ignore[arg-type]
         self.refs[id(let)] = local
         return ctx.bind(local)
 
@@ -337,10 +414,9 @@ class Checker:
                 self.block(st.else_, ctx)
         elif isinstance(st, S.Match):
             sty = self.expr(st.subject, ctx, None)
+            self.match_arms(st.subject, [a.patterns for a in st.arms], sty, st.span)
             for arm in st.arms:
-                self.patterns(arm.patterns, sty)
                 self.block(arm.body, ctx)
-            self.exhaustive(sty, [a.patterns for a in st.arms], st.span)
         elif isinstance(st, S.For):
             start = self.const_int(st.start, ctx)
             end = self.const_int(st.end, ctx)
@@ -360,11 +436,7 @@ class Checker:
         op = "=" if isinstance(st, S.Assign) else "<="
         sig = self.signals.get(lv.name)
         if sig is None:
-            if lv.name in ctx.scope:
-                self.err("A004", f"`{lv.name}` is a `let` binding and cannot be assigned", lv.name_span,
-                         "bind a new name with another `let`, or declare a wire")
-            else:
-                self.err("N001", f"unknown name `{lv.name}`" + _suggest(lv.name, self.signals), lv.name_span)
+            self.unknown_target(lv.name, lv.name_span, ctx)
             self.expr(st.value, ctx, None, quiet_literal=True)
             return
         self.refs[id(lv)] = sig
@@ -382,11 +454,13 @@ class Checker:
             self.target_kind_error("<=", sig, lv.name_span, ctx.where)
         if sig.ghost != ghost_ctx and (sig.is_comb or sig.is_state):
             if ghost_ctx:
-                self.err("S005", f"ghost logic assigns {sig.describe()}; ghost blocks drive only ghost state",
-                         lv.name_span)
+                self.err_once(("S005", sig.name), "S005",
+                              f"ghost logic assigns {sig.describe()}; ghost blocks drive only ghost state",
+                              lv.name_span, "assign design state in a `comb` or `seq` block without `ghost`")
             else:
-                self.err("S005", f"design logic assigns {sig.describe()}; ghost state is driven only by "
-                                 "`ghost comb` and `ghost seq` blocks", lv.name_span)
+                self.err_once(("S005", sig.name), "S005",
+                              f"design logic assigns {sig.describe()}; ghost state is driven only by "
+                              "`ghost comb` and `ghost seq` blocks", lv.name_span)
         target_ty = self.lvalue_type(lv, sig, ctx)
         self.expr(st.value, ctx, target_ty, quiet_literal=target_ty is None)
 
@@ -413,24 +487,48 @@ class Checker:
         return sig.ty
 
     # ---- patterns --------------------------------------------------------------------
-    def patterns(self, pats, sty: Ty | None) -> None:
-        for p in pats:
-            if sty is None:
-                continue
-            if isinstance(p, S.PatInt):
-                if sty.kind == "enum":
-                    self.err("T001", f"pattern `{p.lit.text}` is an integer but the subject is `{sty}`", p.span,
-                             f"write a variant, `{sty.enum}::NAME`")
-                    continue
-                self.literal(p.lit, sty)
-            elif isinstance(p, S.PatBool):
-                if not sty.is_bool:
-                    self.err("T001", f"pattern `{str(p.value).lower()}` is bool but the subject is `{sty}`", p.span)
-            elif isinstance(p, S.PatVariant):
-                vt = self.path(p.path)
-                if vt is not None and vt != sty:
-                    self.err("T001", f"pattern `{p.path.enum}::{p.path.variant}` has type `{vt}` but the subject is `{sty}`",
-                             p.span)
+    def match_arms(self, subject, arm_patterns, sty: Ty | None, span: S.Span) -> None:
+        """Check every arm's patterns against the subject's type, then exhaustiveness.
+
+        Patterns of the wrong type are one mistake (usually the subject is not what was meant):
+        reported once, and the exhaustiveness check is skipped.
+        """
+        if sty is None:
+            return
+        bad = [p for pats in arm_patterns for p in pats if not self.pattern(p, sty)]
+        if bad:
+            p = bad[0]
+            self.err("T001", f"pattern `{_pattern_text(p)}` {self.pattern_kind(p)} but the match is on `{sty}`",
+                     p.span, *self.pattern_hint(sty),
+                     related=[Related(subject.span, f"this has type `{sty}`")])
+            return
+        self.exhaustive(sty, arm_patterns, span)
+
+    def pattern(self, p, sty: Ty) -> bool:
+        """Type one pattern against the subject type; False when its kind does not fit."""
+        if isinstance(p, S.PatInt):
+            if sty.kind == "enum":
+                return False
+            self.literal(p.lit, sty)
+        elif isinstance(p, S.PatBool):
+            return sty.is_bool
+        elif isinstance(p, S.PatVariant):
+            vt = self.path(p.path)
+            return vt is None or vt == sty
+        return True
+
+    def pattern_kind(self, p) -> str:
+        if isinstance(p, S.PatInt):
+            return "is an integer"
+        if isinstance(p, S.PatBool):
+            return "is a bool"
+        return f"is a variant of `{p.path.enum}`"
+
+    @staticmethod
+    def pattern_hint(sty: Ty) -> tuple[str, ...]:
+        if sty.kind == "enum":
+            return (f"write variants of `{sty.enum}`, e.g. `{sty.enum}::NAME`, or match on another value",)
+        return (f"write integer literals that fit `{sty}`, or match on another value",)
 
     def pattern_values(self, pats, sty: Ty) -> set[int] | None:
         """The values a list of patterns covers; None for a wildcard."""
@@ -627,11 +725,13 @@ class Checker:
     def path(self, e: S.Path) -> Ty | None:
         info = self.enums.get(e.enum)
         if info is None:
-            self.err("N004", f"unknown enum `{e.enum}`" + _suggest(e.enum, self.enums), e.span)
+            self.err_once(("enum", e.enum), "N004", f"unknown enum `{e.enum}`" + _suggest(e.enum, self.enums),
+                          e.span)
             return None
         if e.variant not in info.variants:
-            self.err("N004", f"`{e.enum}` has no variant `{e.variant}`" + _suggest(e.variant, info.variants), e.span,
-                     f"its variants: {', '.join(info.variants)}")
+            self.err_once(("variant", e.enum, e.variant), "N004",
+                          f"`{e.enum}` has no variant `{e.variant}`" + _suggest(e.variant, info.variants), e.span,
+                          f"its variants: {', '.join(info.variants)}")
             return None
         self.types[id(e)] = info.ty
         return info.ty
@@ -641,22 +741,21 @@ class Checker:
         if local is not None:
             self.refs[id(e)] = local
             return local.ty
+        if e.name in self.broken or e.name in self.broken_signals:
+            return None  # its declaration has an error, reported there
         if e.name in self.consts:
             self.refs[id(e)] = e.name
             return self.consts[e.name][0]
         sig = self.signals.get(e.name)
-        if sig is None or ctx.where in ("fn", "const", "init"):
-            if sig is not None and ctx.where == "fn":
-                self.err("N001", f"`{e.name}` is a signal; a fn sees only its parameters and consts", e.span,
-                         "pass it as an argument")
-            elif sig is not None:
-                self.err("T010", f"`{e.name}` is a signal; a constant is needed here", e.span)
-            else:
-                pool = list(ctx.scope) + list(self.consts) + (list(self.signals) if ctx.where not in ("fn", "const") else [])
-                hint = ""
-                if e.name in self.enums:
-                    hint = f"an enum is used through its variants: `{e.name}::VARIANT`"
-                self.err("N001", f"unknown name `{e.name}`" + _suggest(e.name, pool), e.span, *([hint] if hint else []))
+        if sig is not None and ctx.where == "fn":
+            self.err("N001", f"`{e.name}` is a signal; a fn sees only its parameters and consts", e.span,
+                     "pass it as an argument")
+            return None
+        if sig is not None and ctx.where in ("const", "init"):
+            self.err("T010", f"`{e.name}` is a signal; a constant is needed here", e.span)
+            return None
+        if sig is None:
+            self.unknown_name(e, ctx)
             return None
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
@@ -668,23 +767,41 @@ class Checker:
             return None
         return sig.ty
 
+    def unknown_name(self, e: S.Name, ctx: Ctx) -> None:
+        pool = list(ctx.scope) + list(self.consts)
+        if ctx.where not in ("fn", "const", "init"):
+            pool += list(self.signals)
+        hint = ()
+        if e.name in self.enums:
+            hint = (f"an enum is used through its variants: `{e.name}::VARIANT`",)
+        elif e.name in self.fns or e.name in BUILTINS or e.name == "prev":
+            hint = (f"`{e.name}` is a function; call it: `{e.name}(...)`",)
+        self.err_once(("name", e.name), "N001", f"unknown name `{e.name}`" + _suggest(e.name, pool), e.span, *hint)
+
     def read_rules(self, sig: Signal, span: S.Span, ctx: Ctx) -> None:
         w = ctx.where
         if w in DESIGN_WHERE and sig.ghost:
-            self.err("S002", f"design logic reads {sig.describe()}; ghost state exists only for specifications",
-                     span, "ghost state is never lowered to Verilog; compute the value with design logic instead")
-        elif (w in GHOST_WHERE or w in ("requires", "ensures")) and not sig.ghost and not sig.is_port:
-            what = "ghost logic" if w in GHOST_WHERE else f"`{w}`"
-            self.err("S001", f"{what} names {sig.describe()}, which is part of the implementation", span,
-                     "contracts and ghost models may read ports, ghost state, consts and fns; "
-                     "use `invariant` or `assert` to relate design state to the specification")
+            self.err_once(("S002", sig.name), "S002",
+                          f"design logic reads {sig.describe()}; ghost state exists only for specifications",
+                          span, "ghost state is never lowered to Verilog; compute the value with design logic instead")
+        elif w in GHOST_WHERE and not sig.ghost and not sig.is_port:
+            self.err_once(("S001", sig.name, "ghost"), "S001",
+                          f"ghost logic reads {sig.describe()}, which is part of the implementation", span,
+                          "ghost logic may read ports, ghost state and `prev(...)`; keep a ghost copy of what "
+                          "the model needs, and relate design state to it with an `invariant` or `assert`")
+        elif w in ("requires", "ensures") and not sig.ghost and not sig.is_port:
+            self.err_once(("S001", sig.name, w), "S001",
+                          f"`{w}` names {sig.describe()}, which is part of the implementation", span,
+                          f"a contract may read ports, ghost state, consts and fns; write `assert` instead of "
+                          f"`{w}` for a property about the implementation")
         elif w == "invariant" and sig.is_input:
-            self.err("S003", f"an invariant is about state, but it names the {sig.describe()}", span,
-                     "use `assert` for a property that reads inputs")
+            self.err_once(("S003", sig.name), "S003",
+                          f"an invariant is about state, but it names the {sig.describe()}", span,
+                          "use `assert` for a property that reads inputs")
 
     def e_Unary(self, e: S.Unary, ctx, expected):
         if e.op == "!":
-            t = self.expr(e.operand, ctx, BOOL)
+            t = self.operand(e.operand, ctx, BOOL)
             if t is not None and not t.is_bool:
                 self.err("T008", f"`!` needs a `bool`, found `{t}`", e.span, "for a bitwise complement write `~`")
                 return None
@@ -704,21 +821,27 @@ class Checker:
         """Type two operands that must share a type: one with a type of its own gives it to the other."""
         if has_own_type(left):
             lt = self.expr(left, ctx, None)
-            rt = self.expr(right, ctx, lt) if lt is not None else self.expr(right, ctx, None, quiet_literal=True)
+            rt = self.operand(right, ctx, lt, quiet=lt is None)
             return lt, rt
         if has_own_type(right):
             rt = self.expr(right, ctx, None)
-            lt = self.expr(left, ctx, rt) if rt is not None else None
+            lt = self.operand(left, ctx, rt, quiet=rt is None)
             return lt, rt
         lt = self.expr(left, ctx, expected)
-        rt = self.expr(right, ctx, expected)
+        rt = self.expr(right, ctx, expected, quiet_literal=lt is None)
         return lt, rt
+
+    def operand(self, e, ctx: Ctx, ty: Ty | None, quiet: bool = False) -> Ty | None:
+        """Type an operand whose type the caller checks itself: `ty` reaches only typeless literals and holes."""
+        if has_own_type(e):
+            return self.expr(e, ctx, None)
+        return self.expr(e, ctx, ty, quiet_literal=quiet)
 
     def e_Binary(self, e: S.Binary, ctx, expected):
         op = e.op
         if op in LOGICAL:
-            lt = self.expr(e.left, ctx, BOOL)
-            rt = self.expr(e.right, ctx, BOOL)
+            lt = self.operand(e.left, ctx, BOOL)
+            rt = self.operand(e.right, ctx, BOOL)
             for t, side in ((lt, e.left), (rt, e.right)):
                 if t is not None and not t.is_bool:
                     self.err("T008", f"`{op}` needs `bool` operands, found `{t}`", side.span,
@@ -738,8 +861,6 @@ class Checker:
             return lt
         if op in COMPARE:
             lt, rt = self.operand_pair(e.left, e.right, ctx, None)
-            if lt is None and rt is None and not has_own_type(e.left) and not has_own_type(e.right):
-                pass
             if lt is not None and rt is not None and lt != rt:
                 self.err("T001", f"`{op}` compares `{lt}` with `{rt}`; both sides must have the same type",
                          e.span, f"convert one side with `as`")
@@ -753,8 +874,10 @@ class Checker:
             self.err("T001", f"`{op}` on `{lt}` and `{rt}`; both operands must have the same type", e.span,
                      "convert one side with `as`")
             return None
-        t = lt or rt
-        if t is not None and t.kind == "enum":
+        if lt is None or rt is None:
+            return None  # reported where it went wrong
+        t = lt
+        if t.kind == "enum":
             self.err("T008", f"`{op}` is not defined for the enum `{t}`", e.span, f"use `as` to get its encoding")
             return None
         return t
@@ -782,24 +905,23 @@ class Checker:
         if lt is not None and rt is not None and lt != rt:
             self.err("T001", f"the branches of `if` have types `{lt}` and `{rt}`; they must match", e.span)
             return None
-        return lt or rt
+        return lt if rt is not None else None
 
     def e_MatchExpr(self, e: S.MatchExpr, ctx, expected):
         sty = self.expr(e.subject, ctx, None)
+        self.match_arms(e.subject, [a.patterns for a in e.arms], sty, e.span)
         result = expected
-        if result is None:
-            for arm in e.arms:
-                if has_own_type(arm.value):
-                    result = self.expr(arm.value, ctx, None)
-                    break
-        if result is None:
-            for arm in e.arms:
-                self.expr(arm.value, ctx, None, quiet_literal=sty is None)
+        own = next((a for a in e.arms if has_own_type(a.value)), None)
+        if result is None and own is not None:
+            result = self.expr(own.value, ctx, None)
+            if result is None:
+                return None
+        quiet = False
         for arm in e.arms:
-            self.patterns(arm.patterns, sty)
-            if id(arm.value) not in self.types and result is not None:
-                self.expr(arm.value, ctx, result)
-        self.exhaustive(sty, [a.patterns for a in e.arms], e.span)
+            if arm is own and expected is None:
+                continue
+            got = self.expr(arm.value, ctx, result, quiet_literal=quiet)
+            quiet = quiet or (got is None and result is None)
         return result
 
     def index_expr(self, idx, ctx, limit: int | None) -> None:
@@ -911,8 +1033,8 @@ class Checker:
             return uint(popcount_width(t.width)) if e.func == "popcount" else BOOL
         info = self.fns.get(e.func)
         if info is None:
-            pool = list(self.fns) + list(BUILTINS) + ["prev"]
-            self.err("N005", f"unknown function `{e.func}`" + _suggest(e.func, pool), e.name_span)
+            if e.func not in self.broken:
+                self.unknown_function(e, ctx)
             for a in e.args:
                 self.expr(a, ctx, None, quiet_literal=True)
             return None
@@ -923,6 +1045,14 @@ class Checker:
         if ctx.where in DESIGN_WHERE and self._fn_has_quant(info.decl):
             self.err("S006", f"`{e.func}` uses a quantifier, so it may be called only from specifications", e.span)
         return info.ret
+
+    def unknown_function(self, e: S.Call, ctx: Ctx) -> None:
+        pool = list(self.fns) + list(BUILTINS) + ["prev"]
+        hint = ()
+        if e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
+            hint = (f"`{e.func}` is a value, not a function; to index it write `{e.func}[i]`",)
+        self.err_once(("fn", e.func), "N005", f"unknown function `{e.func}`" + _suggest(e.func, pool),
+                      e.name_span, *hint)
 
     def _fn_has_quant(self, f: S.FnDecl) -> bool:
         return any(_contains(x, S.Quant) for x in [l.value for l in f.lets] + [f.body])

@@ -198,6 +198,8 @@ class Prop:
     span: S.Span
     text: str
     text_span: S.Span | None = None  # where the property's expression is, for quoting it
+    what: str = ""  # index obligations: what is indexed
+    limit: int = 0  # index obligations: the index must be below this
 
 
 @dataclass
@@ -364,8 +366,7 @@ class Elaborator:
             return  # every value of the index type is in range
         cond = Bin("<", Cast(i, uint(max(i.ty.width, bits_for(limit)))),
                    Const(limit, uint(max(i.ty.width, bits_for(limit)))), BOOL)
-        self.obligations.append(Prop("index", mk_implies(env.guard, cond), span,
-                                     f"{what} is in range (below {limit})"))
+        self.obligations.append(Prop("index", mk_implies(env.guard, cond), span, "", span, what, limit))
 
     def x_Slice(self, e: S.Slice, env):
         a = self.ex(e.base, env)

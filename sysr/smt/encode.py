@@ -18,19 +18,19 @@ def index_width(size: int) -> int:
     return bits_for(max(size - 1, 0))
 
 
-def bv(value: int, width: int):
-    return z3.BitVecVal(value, width)
+def bv(value: int, width: int, ctx=None):
+    return z3.BitVecVal(value, width, ctx)
 
 
 def truth(x):
     """A 1-bit vector -> a z3 bool."""
     if z3.is_true(x) or z3.is_false(x):
         return x
-    return x == bv(1, 1)
+    return x == bv(1, 1, x.ctx)
 
 
 def as_bit(b):
-    return z3.If(b, bv(1, 1), bv(0, 1))
+    return z3.If(b, bv(1, 1, b.ctx), bv(0, 1, b.ctx))
 
 
 def fit(x, width: int):
@@ -46,10 +46,14 @@ def fit(x, width: int):
 class CycleEncoder:
     """Terms for one cycle: `vars` maps input and state names to this cycle's z3 constants."""
 
-    def __init__(self, system: E.System, vars: dict[str, object]) -> None:
+    def __init__(self, system: E.System, vars: dict[str, object], ctx: z3.Context) -> None:
         self.sys = system
         self.vars = vars
+        self.ctx = ctx
         self.memo: dict[int, object] = {}
+
+    def bv(self, value: int, width: int):
+        return z3.BitVecVal(value, width, self.ctx)
 
     def enc(self, n):
         key = id(n)
@@ -62,7 +66,7 @@ class CycleEncoder:
     def _enc(self, n):
         e = self.enc
         if isinstance(n, E.Const):
-            return bv(n.value, n.ty.width)
+            return self.bv(n.value, n.ty.width)
         if isinstance(n, E.Var):
             if n.name in self.vars:
                 return self.vars[n.name]
@@ -70,7 +74,7 @@ class CycleEncoder:
         if isinstance(n, E.ArrVar):
             return self.vars[n.name]
         if isinstance(n, E.ConstArr):
-            return z3.K(z3.BitVecSort(index_width(n.size)), bv(n.value, n.ty.width))
+            return z3.K(z3.BitVecSort(index_width(n.size), self.ctx), self.bv(n.value, n.ty.width))
         if isinstance(n, E.Un):
             a = e(n.a)
             return -a if n.op == "-" else ~a
@@ -100,7 +104,7 @@ class CycleEncoder:
             read = z3.Select(arr, fit(i, iw))
             if size == 1 << iw and i.size() <= iw:
                 return read
-            return z3.If(z3.ULT(fit(i, w), bv(size, w)), read, bv(0, n.ty.width))
+            return z3.If(z3.ULT(fit(i, w), self.bv(size, w)), read, self.bv(0, n.ty.width))
         if isinstance(n, E.Store):
             arr, i, v = e(n.arr), e(n.i), e(n.v)
             size = n.size
@@ -109,7 +113,7 @@ class CycleEncoder:
             stored = z3.Store(arr, fit(i, iw), v)
             if size == 1 << iw and i.size() <= iw:
                 return stored
-            return z3.If(z3.ULT(fit(i, w), bv(size, w)), stored, arr)
+            return z3.If(z3.ULT(fit(i, w), self.bv(size, w)), stored, arr)
         raise TypeError(f"cannot encode {type(n).__name__}")
 
     def binary(self, n: E.Bin):
@@ -146,9 +150,9 @@ class CycleEncoder:
         w = ty.width
         bw = b.size()
         if bw > w:
-            big = z3.UGE(b, bv(w, bw))
+            big = z3.UGE(b, self.bv(w, bw))
             amount = z3.Extract(w - 1, 0, b)
-            over = bv(0, w) if (op == "<<" or not ty.signed) else (a >> (w - 1))
+            over = self.bv(0, w) if (op == "<<" or not ty.signed) else (a >> (w - 1))
             return z3.If(big, over, self.shift(op, a, amount, ty))
         b = fit(b, w)
         if op == "<<":
@@ -166,8 +170,8 @@ class CycleEncoder:
             return z3.Extract(dw - 1, 0, a)
         return z3.SignExt(dw - sw, a) if src.signed else z3.ZeroExt(dw - sw, a)
 
-    @staticmethod
-    def builtin(name: str, a, ty: Ty):
+    def builtin(self, name: str, a, ty: Ty):
+        bv = self.bv
         w = a.size()
         bits = [z3.Extract(i, i, a) for i in range(w)]
         if name == "and_reduce":
@@ -198,17 +202,17 @@ def _size(arr) -> int:
     return arr.size
 
 
-def make_vars(system: E.System, cycle: str) -> dict[str, object]:
+def make_vars(system: E.System, cycle: str, ctx: z3.Context) -> dict[str, object]:
     """Fresh z3 constants for the inputs and state of one cycle, named `name@cycle`."""
     out: dict[str, object] = {}
     for name, ty in system.inputs:
-        out[name] = z3.BitVec(f"{name}@{cycle}", ty.width)
+        out[name] = z3.BitVec(f"{name}@{cycle}", ty.width, ctx)
     for sv in system.state:
         if sv.size is not None:
-            out[sv.name] = z3.Array(f"{sv.name}@{cycle}", z3.BitVecSort(index_width(sv.size)),
-                                    z3.BitVecSort(sv.ty.width))
+            out[sv.name] = z3.Array(f"{sv.name}@{cycle}", z3.BitVecSort(index_width(sv.size), ctx),
+                                    z3.BitVecSort(sv.ty.width, ctx))
         else:
-            out[sv.name] = z3.BitVec(f"{sv.name}@{cycle}", sv.ty.width)
+            out[sv.name] = z3.BitVec(f"{sv.name}@{cycle}", sv.ty.width, ctx)
     return out
 
 
@@ -217,5 +221,5 @@ def enum_valid(value, ty: Ty, system: E.System):
     info = system.design.enums[ty.enum]
     codes = sorted(set(info.variants.values()))
     if len(codes) == 1 << ty.width:
-        return z3.BoolVal(True)
-    return z3.Or([value == bv(c, ty.width) for c in codes])
+        return z3.BoolVal(True, value.ctx)
+    return z3.Or([value == bv(c, ty.width, value.ctx) for c in codes])

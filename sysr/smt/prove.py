@@ -30,28 +30,30 @@ class VerifierBug(Exception):
 
 
 def make_solver(timeout_s: float) -> z3.Solver:
-    """The one place solvers are made: fixed seeds and a per-query timeout, so runs repeat."""
-    z3.set_param("smt.random_seed", 0)
-    z3.set_param("sat.random_seed", 0)
-    s = z3.Solver()
+    """The one place solvers are made: a fresh context, fixed seeds and a per-query timeout, so
+    that verdicts and traces do not depend on what ran before in the same process."""
+    ctx = z3.Context()
+    s = z3.Solver(ctx=ctx)
     s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.set("random_seed", 0)
     return s
 
 
 class Unrolling:
     """Cycles 0..n of the system as z3 terms, built on demand."""
 
-    def __init__(self, system: E.System, tag: str) -> None:
+    def __init__(self, system: E.System, tag: str, ctx: z3.Context) -> None:
         self.sys = system
         self.tag = tag
+        self.ctx = ctx
         self.vars: list[dict] = []
         self.encs: list[CycleEncoder] = []
 
     def cycle(self, t: int) -> CycleEncoder:
         while len(self.encs) <= t:
-            v = make_vars(self.sys, f"{self.tag}{len(self.vars)}")
+            v = make_vars(self.sys, f"{self.tag}{len(self.vars)}", self.ctx)
             self.vars.append(v)
-            self.encs.append(CycleEncoder(self.sys, v))
+            self.encs.append(CycleEncoder(self.sys, v, self.ctx))
         return self.encs[t]
 
     def transition(self, t: int) -> list:
@@ -68,7 +70,7 @@ class Unrolling:
                 enc_init = enc.enc(E.ConstArr(sv.init, sv.ty, sv.size))
                 out.append(enc.vars[sv.name] == enc_init)
             else:
-                out.append(enc.vars[sv.name] == bv(sv.init, sv.ty.width))
+                out.append(enc.vars[sv.name] == enc.bv(sv.init, sv.ty.width))
         return out
 
     def valid(self, t: int, state_too: bool) -> list:
@@ -104,7 +106,9 @@ class Prover:
         self.diags: list[Diagnostic] = []
         self.verdicts = [Verdict(p) for p in self.sys.props]
         for p in [v.prop for v in self.verdicts] + self.sys.requires:
-            if not p.text:
+            if p.kind == "index":
+                p.text = f"{p.what} `{self.snippet(p.span)}` (valid: 0 to {p.limit - 1})"
+            elif not p.text:
                 p.text = self.snippet(p.text_span or p.span)
 
     def snippet(self, span: Span) -> str:
@@ -180,7 +184,7 @@ class Prover:
 
         def memory(name, i, sv_by={sv.name: sv for sv in self.sys.state}):
             sv = sv_by[name]
-            idx = bv(i, v0[name].domain().size())
+            idx = bv(i, v0[name].domain().size(), v0[name].ctx)
             return model.eval(z3.Select(v0[name], idx), model_completion=True).as_long()
 
         def free(name):
@@ -212,8 +216,8 @@ class Prover:
     def bmc(self, depth: int) -> bool:
         """Returns False when the requirements cannot be met (nothing else is meaningful then)."""
         s = make_solver(self.opts.timeout)
-        un = Unrolling(self.sys, "")
-        lits = [z3.Bool(f"requires#{j}") for j in range(len(self.sys.requires))]
+        un = Unrolling(self.sys, "", s.ctx)
+        lits = [z3.Bool(f"requires#{j}", s.ctx) for j in range(len(self.sys.requires))]
         s.add(*un.init())
         active = list(range(len(self.verdicts)))
         for t in range(depth):
@@ -233,7 +237,7 @@ class Prover:
                                         self.d.module.name_span, "raise --timeout, or simplify the requirements"))
                 return False
             while active:
-                q = z3.Bool(f"bad#{t}#{len(active)}")
+                q = z3.Bool(f"bad#{t}#{len(active)}", s.ctx)
                 s.add(z3.Implies(q, z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])))
                 t0 = time.perf_counter()
                 res = s.check(*lits, q)
@@ -298,7 +302,7 @@ class Prover:
                                   "where the property fails):", cycles, t)
         kind = "may not hold" if v.prop.kind != "index" else "may be out of range"
         if v.prop.kind == "index":
-            msg = f"index may be out of range: {v.prop.text} fails in cycle {t}"
+            msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
         else:
             msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
         notes = ["inputs in each row are chosen by the checker within the `requires`; registers show "
@@ -315,14 +319,14 @@ class Prover:
         if not candidates:
             return
         s = make_solver(self.opts.timeout)
-        un = Unrolling(self.sys, "i")
+        un = Unrolling(self.sys, "i", s.ctx)
         for t in range(k + 1):
             s.add(*un.valid(t, state_too=True))
             for r in self.sys.requires:
                 s.add(un.prop(r, t))
             if t < k:
                 s.add(*un.transition(t))
-        lemma_lits = {id(v): z3.Bool(f"lemma#{i}") for i, v in enumerate(candidates)}
+        lemma_lits = {id(v): z3.Bool(f"lemma#{i}", s.ctx) for i, v in enumerate(candidates)}
         for v in candidates:
             for t in range(k):
                 s.add(z3.Implies(lemma_lits[id(v)], un.prop(v.prop, t)))
