@@ -14,8 +14,24 @@ from .. import elab as E
 from ..types import Ty, bits_for
 
 
+# Arrays up to this many elements are encoded as one bit-vector per element (fast for the
+# bit-vector solver); larger ones as z3 arrays.
+SCALAR_ARRAY_MAX = 64
+
+
 def index_width(size: int) -> int:
     return bits_for(max(size - 1, 0))
+
+
+def scalarized(size: int) -> bool:
+    return size <= SCALAR_ARRAY_MAX
+
+
+def arrays_equal(a, b):
+    """Equality of two encoded arrays (tuples of elements, or z3 arrays)."""
+    if isinstance(a, tuple):
+        return z3.And([x == y for x, y in zip(a, b)])
+    return a == b
 
 
 def bv(value: int, width: int, ctx=None):
@@ -74,6 +90,8 @@ class CycleEncoder:
         if isinstance(n, E.ArrVar):
             return self.vars[n.name]
         if isinstance(n, E.ConstArr):
+            if scalarized(n.size):
+                return tuple(self.bv(n.value, n.ty.width) for _ in range(n.size))
             return z3.K(z3.BitVecSort(index_width(n.size), self.ctx), self.bv(n.value, n.ty.width))
         if isinstance(n, E.Un):
             a = e(n.a)
@@ -81,7 +99,10 @@ class CycleEncoder:
         if isinstance(n, E.Bin):
             return self.binary(n)
         if isinstance(n, E.Ite):
-            return z3.If(truth(e(n.c)), e(n.a), e(n.b))
+            c, a, b = truth(e(n.c)), e(n.a), e(n.b)
+            if isinstance(a, tuple):
+                return tuple(x if x is y else z3.If(c, x, y) for x, y in zip(a, b))
+            return z3.If(c, a, b)
         if isinstance(n, E.Cast):
             return self.cast(e(n.a), n.a.ty, n.ty)
         if isinstance(n, E.Slice):
@@ -101,6 +122,11 @@ class CycleEncoder:
             size = _size(n.arr)
             iw = index_width(size)
             w = max(i.size(), bits_for(size))
+            if isinstance(arr, tuple):
+                out = self.bv(0, n.ty.width)  # out of range reads 0
+                for k in reversed(range(size)):
+                    out = z3.If(fit(i, w) == self.bv(k, w), arr[k], out)
+                return out
             read = z3.Select(arr, fit(i, iw))
             if size == 1 << iw and i.size() <= iw:
                 return read
@@ -110,6 +136,8 @@ class CycleEncoder:
             size = n.size
             iw = index_width(size)
             w = max(i.size(), bits_for(size))
+            if isinstance(arr, tuple):  # out of range writes nothing
+                return tuple(z3.If(fit(i, w) == self.bv(k, w), v, arr[k]) for k in range(size))
             stored = z3.Store(arr, fit(i, iw), v)
             if size == 1 << iw and i.size() <= iw:
                 return stored
@@ -208,7 +236,10 @@ def make_vars(system: E.System, cycle: str, ctx: z3.Context) -> dict[str, object
     for name, ty in system.inputs:
         out[name] = z3.BitVec(f"{name}@{cycle}", ty.width, ctx)
     for sv in system.state:
-        if sv.size is not None:
+        if sv.size is not None and scalarized(sv.size):
+            out[sv.name] = tuple(z3.BitVec(f"{sv.name}[{k}]@{cycle}", sv.ty.width, ctx)
+                                 for k in range(sv.size))
+        elif sv.size is not None:
             out[sv.name] = z3.Array(f"{sv.name}@{cycle}", z3.BitVecSort(index_width(sv.size), ctx),
                                     z3.BitVecSort(sv.ty.width, ctx))
         else:

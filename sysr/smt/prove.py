@@ -22,7 +22,7 @@ from ..evaluate import ArrayValue, Evaluator
 from ..model import Design
 from ..syntax import Span
 from ..types import Ty, to_signed
-from .encode import CycleEncoder, bv, enum_valid, make_vars, truth
+from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
 class VerifierBug(Exception):
@@ -58,7 +58,7 @@ class Unrolling:
 
     def transition(self, t: int) -> list:
         cur, nxt = self.cycle(t), self.cycle(t + 1)
-        return [nxt.vars[sv.name] == cur.enc(sv.next) for sv in self.sys.state]
+        return [arrays_equal(nxt.vars[sv.name], cur.enc(sv.next)) for sv in self.sys.state]
 
     def init(self) -> list:
         enc = self.cycle(0)
@@ -68,7 +68,7 @@ class Unrolling:
                 continue
             if sv.size is not None:
                 enc_init = enc.enc(E.ConstArr(sv.init, sv.ty, sv.size))
-                out.append(enc.vars[sv.name] == enc_init)
+                out.append(arrays_equal(enc.vars[sv.name], enc_init))
             else:
                 out.append(enc.vars[sv.name] == enc.bv(sv.init, sv.ty.width))
         return out
@@ -184,6 +184,8 @@ class Prover:
 
         def memory(name, i, sv_by={sv.name: sv for sv in self.sys.state}):
             sv = sv_by[name]
+            if isinstance(v0[name], tuple):
+                return model.eval(v0[name][i], model_completion=True).as_long()
             idx = bv(i, v0[name].domain().size(), v0[name].ctx)
             return model.eval(z3.Select(v0[name], idx), model_completion=True).as_long()
 
@@ -207,26 +209,47 @@ class Prover:
 
     # ---- the queries ---------------------------------------------------------------------
     def run(self) -> tuple[list[Diagnostic], list[dict]]:
-        depth = max(self.opts.depth, self.opts.induction)
-        if not self.bmc(depth):
+        """Base case from reset to k, then k-induction, then a deeper search from reset for the
+        properties induction could not prove (a real counterexample, or else V007)."""
+        k = self.opts.induction
+        depth = max(self.opts.depth, k)
+        self.bmc_init()
+        if not self.bmc(0, k, range(len(self.verdicts))):
             return self.diags, self.json()
-        self.induction(self.opts.induction)
+        failed = self.induction(k)
+        proven = [i for i, v in enumerate(self.verdicts) if v.status == "proven" and id(v) not in failed]
+        pending = [i for i, v in enumerate(self.verdicts) if id(v) in failed]
+        for i in proven:  # true in every reachable state: facts for the deeper search
+            self.facts.append(self.verdicts[i].prop)
+        if not self.bmc(k, depth, pending):
+            return self.diags, self.json()
+        for i in proven:
+            self.verdicts[i].depth = depth
+        for v, model, un in failed.values():
+            if v.status == "proven":
+                self.not_inductive(v, model, un, k)
         return self.diags, self.json()
 
-    def bmc(self, depth: int) -> bool:
-        """Returns False when the requirements cannot be met (nothing else is meaningful then)."""
+    def bmc_init(self) -> None:
         s = make_solver(self.opts.timeout)
-        un = Unrolling(self.sys, "", s.ctx)
-        lits = [z3.Bool(f"requires#{j}", s.ctx) for j in range(len(self.sys.requires))]
-        s.add(*un.init())
-        active = list(range(len(self.verdicts)))
-        for t in range(depth):
+        self.bmc_solver = s
+        self.bmc_un = Unrolling(self.sys, "", s.ctx)
+        self.bmc_lits = [z3.Bool(f"requires#{j}", s.ctx) for j in range(len(self.sys.requires))]
+        self.facts: list[E.Prop] = []
+        s.add(*self.bmc_un.init())
+
+    def bmc(self, start: int, stop: int, indexes) -> bool:
+        """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the
+        properties `indexes` are checked, shortest counterexample first. False when the
+        requirements cannot be met (nothing else is meaningful then)."""
+        s, un, lits = self.bmc_solver, self.bmc_un, self.bmc_lits
+        active = [k for k in indexes if self.verdicts[k].status == "proven"]
+        for t in range(start, stop):
             if t > 0:
                 s.add(*un.transition(t - 1))
             s.add(*un.valid(t, state_too=False))
             for lit, r in zip(lits, self.sys.requires):
                 s.add(z3.Implies(lit, un.prop(r, t)))
-            t0 = time.perf_counter()
             res = s.check(*lits)
             if res == z3.unsat:
                 self.vacuous(s.unsat_core(), lits, t)
@@ -236,11 +259,14 @@ class Prover:
                                                 f"requirements can hold in cycle {t} ({s.reason_unknown()})",
                                         self.d.module.name_span, "raise --timeout, or simplify the requirements"))
                 return False
+            fact_lit = z3.Bool(f"facts#{t}", s.ctx)
+            if self.facts:
+                s.add(z3.Implies(fact_lit, z3.And([un.prop(f, t) for f in self.facts])))
             while active:
                 q = z3.Bool(f"bad#{t}#{len(active)}", s.ctx)
                 s.add(z3.Implies(q, z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])))
                 t0 = time.perf_counter()
-                res = s.check(*lits, q)
+                res = s.check(*lits, *self.fact_lits(t), q)
                 spent = time.perf_counter() - t0
                 for k in active:
                     self.verdicts[k].time_s += spent / len(active)
@@ -264,6 +290,11 @@ class Prover:
                     first = first or self.verdicts[k]
                 active = [k for k in active if k not in failed]
         return True
+
+    def fact_lits(self, t: int) -> list:
+        if not self.facts:
+            return []
+        return [z3.Bool(f"facts#{c}", self.bmc_solver.ctx) for c in range(t + 1)]
 
     def vacuous(self, core, lits, t: int) -> None:
         names = {str(l): j for j, l in enumerate(lits)}
@@ -314,10 +345,13 @@ class Prover:
                             v.trace if same_as is None else None)
         self.diags.append(v.diag)
 
-    def induction(self, k: int) -> None:
+    def induction(self, k: int) -> dict[int, tuple]:
+        """k-induction over the properties not refuted, as lemmas of each other; a lemma that
+        fails is dropped until the rest prove each other. Returns the failures by id(verdict)."""
         candidates = [v for v in self.verdicts if v.status == "proven"]
+        failed: dict[int, tuple] = {}
         if not candidates:
-            return
+            return failed
         s = make_solver(self.opts.timeout)
         un = Unrolling(self.sys, "i", s.ctx)
         for t in range(k + 1):
@@ -332,7 +366,6 @@ class Prover:
                 s.add(z3.Implies(lemma_lits[id(v)], un.prop(v.prop, t)))
         lemmas = list(candidates)
         changed = True
-        failed: dict[int, tuple] = {}
         while changed:
             changed = False
             for v in list(lemmas):
@@ -346,11 +379,8 @@ class Prover:
                 if res == z3.unknown:
                     self.give_up(v, f"induction step (k={k})", s.reason_unknown())
                 else:
-                    failed[id(v)] = (v, s.model())
-        for v, model in failed.values():
-            if v in lemmas:
-                continue
-            self.not_inductive(v, model, un, k)
+                    failed[id(v)] = (v, s.model(), un)
+        return failed
 
     def not_inductive(self, v: Verdict, model, un: Unrolling, k: int) -> None:
         idx = self.verdicts.index(v)

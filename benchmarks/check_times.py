@@ -1,0 +1,43 @@
+"""Print how long `sysr check` (static checks and proofs) takes on every example design.
+
+A benchmark, not a test: run `.venv/bin/python benchmarks/check_times.py [FILES...]`. Target:
+each example under 2 s on the project's 2-core machine. Times are in-process (no interpreter
+start-up); the parse, static and verify columns come from the checker's own timing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sysr.pipeline import Options, check  # noqa: E402
+
+TARGET_S = 2.0
+
+
+def main(argv: list[str]) -> int:
+    files = [Path(a) for a in argv] or sorted((ROOT / "examples").glob("*.sysr")) + \
+        sorted((ROOT / "tests" / "verify").glob("*.sysr"))
+    check("module warm(a: in u8, y: out u8) { y = a; }", Options())  # import and first-use costs
+    print(f"{'file':44} {'verdict':9} {'parse':>7} {'static':>7} {'verify':>7} {'total':>7}")
+    slow = 0
+    for f in files:
+        t0 = time.perf_counter()
+        out = check(f.read_text(), Options())
+        total = time.perf_counter() - t0
+        tm = out.timing
+        slow += total > TARGET_S
+        name = str(f.relative_to(ROOT)) if f.is_relative_to(ROOT) else str(f)
+        print(f"{name:44} {'accepted' if out.accepted else 'rejected':9} "
+              f"{tm.get('parse_s', 0):7.3f} {tm.get('static_s', 0):7.3f} {tm.get('verify_s', 0):7.3f} "
+              f"{total:7.3f}")
+    print(f"{len(files)} files, {slow} over the {TARGET_S:g} s target")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
