@@ -300,7 +300,7 @@ class Prover:
         names = {str(l): j for j, l in enumerate(lits)}
         clauses = sorted({names[str(c)] for c in core if str(c) in names})
         reqs = [self.sys.requires[j] for j in clauses] or self.sys.requires[:1]
-        when = "in the reset state" if t == 0 else f"in cycle {t} on every path from reset"
+        when = "in the reset state" if t == 0 else f"in cycle {t}, on any path from reset"
         first, rest = reqs[0], reqs[1:]
         msg = (f"the requirements cannot all hold {when}: "
                + ", ".join(f"`{r.text}`" for r in reqs))
