@@ -1,0 +1,93 @@
+"""Verilog facts bench needs from the tools: a module's ports (via Yosys) and a testbench run
+(via Icarus), each bounded by `bench.run` and returned as data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .run import RunResult, run_bounded
+from .tools import find_tool
+
+
+@dataclass(frozen=True)
+class PortInfo:
+    name: str
+    direction: str  # "input", "output", "inout"
+    width: int
+
+    def __str__(self) -> str:
+        w = f"[{self.width - 1}:0] " if self.width > 1 else ""
+        return f"{self.direction} {w}{self.name}"
+
+
+def read_ports(verilog: str, top: str, timeout_s: float = 60) -> tuple[list[PortInfo] | None, RunResult]:
+    """The ports of module `top` in declaration order, as Yosys reads them; None if it could not."""
+    with tempfile.TemporaryDirectory(prefix="bench-ports-") as d:
+        Path(d, "design.v").write_text(verilog)
+        res = run_bounded([find_tool("yosys"), "-q", "-p", "read_verilog design.v; write_json ports.json"],
+                          d, timeout_s)
+        if res.returncode != 0 or not Path(d, "ports.json").is_file():
+            return None, res
+        modules = json.loads(Path(d, "ports.json").read_text()).get("modules", {})
+    mod = modules.get(top)
+    if mod is None:
+        return None, res
+    return [PortInfo(n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items()], res
+
+
+def sysr_ports(design) -> list[PortInfo]:
+    """The ports a sysr design lowers to (clock and reset are 1-bit inputs)."""
+    out = []
+    for p in design.module.ports:
+        sig = design.signals[p.name]
+        direction = "output" if p.kind in ("out", "out_reg") else "input"
+        out.append(PortInfo(p.name, direction, sig.ty.width if sig.ty is not None else 1))
+    return out
+
+
+def compare_ports(got: list[PortInfo], want: list[PortInfo]) -> str | None:
+    """None when the port lists agree (names, directions, widths, order); else what differs."""
+    if [p.name for p in got] != [p.name for p in want]:
+        missing = [p.name for p in want if p.name not in {g.name for g in got}]
+        extra = [p.name for p in got if p.name not in {w.name for w in want}]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append("missing port(s) " + ", ".join(missing))
+            if extra:
+                parts.append("unexpected port(s) " + ", ".join(extra))
+            return "; ".join(parts)
+        return ("ports are in the wrong order: expected " + ", ".join(p.name for p in want)
+                + "; got " + ", ".join(p.name for p in got))
+    for g, w in zip(got, want):
+        if g != w:
+            return f"port `{w.name}` should be `{w}`, got `{g}`"
+    return None
+
+
+_VERDICT = re.compile(r"^(PASS|FAIL\b.*)$", re.M)
+
+
+def simulate(tb: str, design: str, workdir: Path, timeout_s: float = 60,
+             compile_timeout_s: float = 60) -> tuple[str, RunResult]:
+    """Compile tb + design with iverilog and run vvp. Returns (verdict, result of the last tool):
+    verdict is "PASS", the FAIL line, "compile", "timeout" or "no-verdict"."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "tb.v").write_text(tb)
+    (workdir / "design.v").write_text(design)
+    comp = run_bounded([find_tool("iverilog"), "-g2005", "-o", "sim", "tb.v", "design.v"], workdir,
+                       compile_timeout_s)
+    if comp.returncode != 0:
+        return "compile", comp
+    res = run_bounded([find_tool("vvp"), "-n", "sim"], workdir, timeout_s)
+    if res.timed_out:
+        return "timeout", res
+    m = _VERDICT.search(res.stdout)
+    if not m:
+        return "no-verdict", res
+    return m.group(1), res
