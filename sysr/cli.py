@@ -63,13 +63,17 @@ def cmd_check(args) -> int:
             "diagnostics": [d.to_json() for d in outcome.diagnostics],
             "properties": outcome.properties,
             "timing": {k: round(v, 4) for k, v in outcome.timing.items()},
+            "text": _human(outcome, args.file, text),
         }, indent=2))
     else:
-        for d in outcome.diagnostics:
-            print(render(d, args.file, text))
-            print()
-        print(f"{args.file}: {_summary(outcome)}")
+        print(_human(outcome, args.file, text))
     return 0 if outcome.accepted else 1
+
+
+def _human(outcome, filename: str, text: str) -> str:
+    """What `sysr check` prints: every diagnostic rendered, then a one-line summary."""
+    parts = [render(d, filename, text) + "\n" for d in outcome.diagnostics]
+    return "\n".join(parts + [f"{filename}: {_summary(outcome)}"])
 
 
 def _write_vcd(outcome, path: str) -> None:
