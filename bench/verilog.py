@@ -29,7 +29,7 @@ def read_ports(verilog: str, top: str, timeout_s: float = 60) -> tuple[list[Port
     """The ports of module `top` in declaration order, as Yosys reads them; None if it could not."""
     with tempfile.TemporaryDirectory(prefix="bench-ports-") as d:
         Path(d, "design.v").write_text(verilog)
-        res = run_bounded([find_tool("yosys"), "-q", "-p", "read_verilog design.v; write_json ports.json"],
+        res = run_bounded([find_tool("yosys"), "-q", "-p", "read_verilog design.v; proc; write_json ports.json"],
                           d, timeout_s)
         if res.returncode != 0 or not Path(d, "ports.json").is_file():
             return None, res

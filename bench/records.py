@@ -1,0 +1,80 @@
+"""The benchmark's records as pydantic models: stage results, candidate results, score reports.
+
+These are what `bin/bench score --json` prints and what the loop stores in run.json, so a
+record is a contract: fields are added, never renamed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+# Result names, in stage order. PASS is decided by Yosys and Icarus only.
+RESULTS = (
+    "no-code",          # no candidate file, or an empty one
+    "forbidden",        # uses a construct candidates may not use (system tasks, hierarchical refs...)
+    "check-failed",     # sysr: the checker rejected the design
+    "lower-failed",     # sysr: the lowering refused it
+    "syntax",           # Yosys could not read the Verilog
+    "interface",        # ports differ from iface.v
+    "latch",            # Yosys inferred a latch
+    "comb-loop",        # Yosys found a combinational loop
+    "multi-driver",     # Yosys found a signal with more than one driver
+    "missing-resource", # synthesis did not infer the cells the task requires
+    "compile",          # iverilog could not compile the design with the testbench
+    "wrong-output",     # the testbench printed FAIL
+    "timeout",          # the simulation did not finish in time
+    "no-verdict",       # the simulation finished without PASS or FAIL
+    "PASS",
+    "tool-failure",     # a tool did not run (missing, crashed, killed): not a verdict on the design
+)
+
+
+class StageResult(BaseModel):
+    stage: str
+    tool: str
+    tool_version: str
+    ran: bool
+    verdict: str  # "ok" or a result name
+    duration_s: float
+    detail: str = ""
+
+
+class CandidateResult(BaseModel):
+    task: str
+    lang: str
+    result: str
+    stages: list[StageResult] = Field(default_factory=list)
+
+    @property
+    def detail(self) -> str:
+        """What a model or a person needs to see about the failure."""
+        for s in self.stages:
+            if s.verdict != "ok":
+                return s.detail
+        return ""
+
+
+class Counts(BaseModel):
+    candidates: int
+    passed: int
+    failed: int
+    tool_failures: int
+    scorable: int
+    by_result: dict[str, int]
+
+
+class ScoreReport(BaseModel):
+    lang: str
+    results: list[CandidateResult]
+    counts: Counts
+    wall_s: float
+
+
+def count(results: list[CandidateResult]) -> Counts:
+    by: dict[str, int] = {}
+    for r in results:
+        by[r.result] = by.get(r.result, 0) + 1
+    tool = by.get("tool-failure", 0)
+    passed = by.get("PASS", 0)
+    return Counts(candidates=len(results), passed=passed, failed=len(results) - passed - tool,
+                  tool_failures=tool, scorable=len(results) - tool, by_result=dict(sorted(by.items())))
