@@ -164,7 +164,7 @@ class Scorer:
 
     def elaborate(self, task: Task, work: Path) -> StageResult:
         yosys = self._tool("yosys", "elaborate")
-        script = f"read_verilog design.v; hierarchy -check -top {task.top}; proc; opt_clean; check; stat"
+        script = f"read_verilog design.v; hierarchy -check -top {task.top}; proc; check; stat"
         res = run_bounded([yosys, "-p", script], work, self.limits.tool_s)
         if not res.ran:
             raise self._tool_failure("elaborate", "yosys", res)

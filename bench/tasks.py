@@ -7,12 +7,13 @@ spec-stub.sysr; see tasks/README.md for the rules each file follows.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 ROOT = Path(__file__).resolve().parent.parent
-TASKS_DIR = ROOT / "tasks"
+TASKS_DIR = Path(os.environ.get("BENCH_TASKS_DIR") or ROOT / "tasks")  # override for tests
 REQUIRED_FILES = ("task.json", "iface.v", "stub.sysr", "tb.v", "ref.v", "ref.sysr")
 
 

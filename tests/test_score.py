@@ -1,0 +1,149 @@
+"""The scorer on a small task of its own: every kind of failure gets its result, attacks are
+rejected before simulation, a forged verdict is not believed, and a missing tool is a tool
+failure, not a failed design.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.score import Limits, Scorer
+from bench.tasks import load_tasks
+
+FIXTURE = Path(__file__).parent / "fixtures" / "toy"
+HEADER = "module toy(input wire clk, input wire rst, input wire en, output reg [3:0] q);"
+COUNTER = "  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd1;"
+
+
+def design(*body: str, header: str = HEADER) -> str:
+    return "\n".join([header, *body, "endmodule", ""])
+
+
+@pytest.fixture(scope="module")
+def tasks_dir(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tasks")
+    shutil.copytree(FIXTURE, root / "toy")
+    bram = root / "toyram"
+    shutil.copytree(FIXTURE, bram)
+    data = json.loads((bram / "task.json").read_text())
+    data.update(name="toyram", resources={"script": "synth_ice40 -top TOP", "cells": {"SB_RAM40_4K": 1}})
+    (bram / "task.json").write_text(json.dumps(data))
+    return root
+
+
+@pytest.fixture(scope="module")
+def toy(tasks_dir):
+    return load_tasks(["toy"], tasks_dir)[0]
+
+
+@pytest.fixture(scope="module")
+def scorer():
+    return Scorer(Limits(sim_s=5))
+
+
+def test_references_pass_in_both_languages(scorer, toy) -> None:
+    for lang, name in (("verilog", "ref.v"), ("sysr", "ref.sysr")):
+        r = scorer.score(toy, lang, toy.text(name))
+        assert r.result == "PASS", r.detail
+        assert r.stages[-1].stage == "simulate" and all(s.verdict == "ok" for s in r.stages)
+        assert all(s.tool_version for s in r.stages if s.tool)
+
+
+@pytest.mark.parametrize("source, result, detail", [
+    (None, "no-code", "no candidate file"),
+    ("  \n", "no-code", "empty"),
+    (design("  assign q = ;"), "syntax", "ERROR"),
+    (design(COUNTER, header="module toy(input wire clk, input wire rst, input wire en, output reg [4:0] q);"),
+     "interface", "port `q` should be `output [3:0] q`"),
+    (design(COUNTER, header="module counter(input wire clk, input wire rst, input wire en, output reg [3:0] q);"),
+     "interface", "no module named `toy`"),
+    (design("  always @* if (en) q = 4'd1;"), "latch", "latch"),
+    (design(COUNTER, "  wire a, b;", "  assign a = b & en;", "  assign b = a;"), "comb-loop", "logic loop"),
+    (design(COUNTER, "  always @(posedge clk) q <= 4'd3;"), "multi-driver", "driver"),
+    (design("  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd2;"),
+     "wrong-output", "FAIL cycle"),
+    (design(COUNTER, "  reg x;", "  initial x = 0;", "  always @(x) x <= ~x;"), "timeout", "did not finish"),
+    (design(COUNTER, "endmodule", "module tb;"), "compile", "already been declared"),
+])
+def test_failures_get_their_result(scorer, toy, source, result, detail) -> None:
+    r = scorer.score(toy, "verilog", source)
+    assert r.result == result, (r.result, r.detail)
+    assert detail in r.detail
+
+
+def test_sysr_failures(scorer, toy) -> None:
+    r = scorer.score(toy, "sysr", toy.text("stub.sysr"))
+    assert r.result == "check-failed" and "H001" in r.detail
+    bad = toy.text("ref.sysr").replace("q <= q + 1", "q <= q + 2")
+    r = scorer.score(toy, "sysr", bad)
+    assert r.result == "check-failed" and "V002" in r.detail and "cycle" in r.detail
+    assert [s.stage for s in r.stages] == ["check"]
+
+
+@pytest.mark.parametrize("attack", [
+    '  initial $display("PASS");',
+    "  initial $finish;",
+    "  initial $stop;",
+    '  integer f; initial f = $fopen("../tb.v", "r");',
+    '  reg [3:0] m [0:3]; initial $readmemh("tb.v", m);',
+    '  reg [3:0] m [0:3]; initial $writememh("x.hex", m);',
+    '  initial $dumpfile("x.vcd");',
+    '  reg [8*8:1] s; initial if ($value$plusargs("nonce=%s", s)) q = 0;',
+    "  wire [3:0] peek = tb.model;",
+    "  initial force tb.model = 4'd0;",
+    '`include "tb.v"',
+])
+def test_attacks_are_rejected_before_simulation(scorer, toy, attack) -> None:
+    r = scorer.score(toy, "verilog", design(COUNTER, attack))
+    assert r.result == "forbidden", (r.result, r.detail)
+    assert r.stages[-1].stage == "guard"
+
+
+def test_a_forged_verdict_is_not_believed(scorer, toy, monkeypatch) -> None:
+    import bench.score as score
+
+    monkeypatch.setattr(score, "forbidden", lambda text: None)  # as if the guard missed it
+    wrong = "  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd2;"
+    r = scorer.score(toy, "verilog", design(wrong, '  initial $display("PASS");'))
+    assert r.result == "wrong-output" and r.detail.startswith("FAIL cycle ")
+
+
+def test_missing_block_ram(scorer, tasks_dir) -> None:
+    (ram,) = load_tasks(["toyram"], tasks_dir)
+    r = scorer.score(ram, "verilog", ram.text("ref.v"))
+    assert r.result == "missing-resource" and "SB_RAM40_4K: need at least 1, synthesis inferred 0" in r.detail
+
+
+def test_missing_tool_is_a_tool_failure(scorer, toy, monkeypatch) -> None:
+    import bench.tools as tools
+
+    monkeypatch.setenv("IVERILOG", "/nonexistent/iverilog")
+    tools.tool_version.cache_clear()
+    r = scorer.score(toy, "verilog", toy.text("ref.v"))
+    tools.tool_version.cache_clear()
+    assert r.result == "tool-failure" and "IVERILOG" in r.detail
+    assert r.stages[-1].ran is False
+
+
+def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    (cands / "toy.v").write_text(design(COUNTER))
+    argv = [sys.executable, "-m", "bench.cli", "score", "--lang", "verilog", "--candidates", str(cands),
+            "--tasks", "toy", "--json"]
+    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["counts"]["passed"] == 1 and data["results"][0]["result"] == "PASS"
+    (cands / "toy.v").unlink()
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 1 and json.loads(out.stdout)["results"][0]["result"] == "no-code"
+    out = subprocess.run(argv[:-3] + ["--tasks", "nosuch"], capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 2 and "unknown task" in out.stderr
