@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from . import loop_cli
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
@@ -138,17 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true")
     d.add_argument("--jobs", type=int, default=2, metavar="N")
     d.set_defaults(func=cmd_seeded)
-    _add_loop_commands(sub)
-    return p
-
-
-def _add_loop_commands(sub) -> None:
-    """`loop` and `summary`, when the loop module is present."""
-    try:
-        from . import loop_cli
-    except ImportError:
-        return
     loop_cli.add_commands(sub)
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:

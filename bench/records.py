@@ -78,3 +78,44 @@ def count(results: list[CandidateResult]) -> Counts:
     passed = by.get("PASS", 0)
     return Counts(candidates=len(results), passed=passed, failed=len(results) - passed - tool,
                   tool_failures=tool, scorable=len(results) - tool, by_result=dict(sorted(by.items())))
+
+
+# ---- the loop's run records ------------------------------------------------------------------
+
+SCHEMA_VERSION = 1
+
+
+class Attempt(BaseModel):
+    n: int
+    feedback: str  # the user message that asked for this attempt
+    reply: str
+    code: str | None
+    result: str
+    detail: str
+    stages: list[StageResult] = Field(default_factory=list)
+    tokens_in: int
+    tokens_out: int
+    tokens_approximate: bool
+    model_s: float
+    score_s: float
+    error: str = ""  # a model backend that failed: the attempt did not happen
+
+
+class TaskRun(BaseModel):
+    task: str
+    attempts: list[Attempt] = Field(default_factory=list)
+    solved: bool = False
+    done: bool = False
+
+
+class RunRecord(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    model: str
+    lang: str
+    budget: int
+    spec_stubs: bool
+    tool_versions: dict[str, str]
+    commit: str
+    started: str
+    ended: str | None = None
+    tasks: dict[str, TaskRun] = Field(default_factory=dict)

@@ -1,0 +1,47 @@
+"""The relay backend: each prompt is written to a folder and the reply is waited for there.
+
+For attempt n of a task it writes `DIR/<task>-<n>.prompt.json` (system prompt and messages)
+and waits for `DIR/<task>-<n>.reply.txt`, saying on stderr what it waits for. Token counts are
+approximate (four characters a token).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import Message, ModelError, Reply, approx_tokens
+
+DEFAULT_TIMEOUT_S = float(os.environ.get("BENCH_RELAY_TIMEOUT", "3600"))
+POLL_S = 0.2
+
+
+class RelayModel:
+    def __init__(self, folder: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.name = f"relay:{folder}"
+        self.dir = Path(folder)
+        self.timeout_s = timeout_s
+        self.dir.mkdir(parents=True, exist_ok=True)
+
+    def complete(self, system: str, messages: list[Message], task: str, attempt: int) -> Reply:
+        stem = f"{task}-{attempt}"
+        prompt = self.dir / f"{stem}.prompt.json"
+        reply = self.dir / f"{stem}.reply.txt"
+        tmp = prompt.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"task": task, "attempt": attempt, "system": system,
+                                   "messages": [{"role": m.role, "content": m.content} for m in messages]},
+                                  indent=2))
+        os.replace(tmp, prompt)
+        print(f"relay: waiting up to {self.timeout_s:g} s for {reply} (prompt in {prompt})", file=sys.stderr)
+        deadline = time.monotonic() + self.timeout_s
+        while not reply.is_file():
+            if time.monotonic() > deadline:
+                raise ModelError(f"relay: no reply in {reply} after {self.timeout_s:g} s")
+            time.sleep(POLL_S)
+        time.sleep(POLL_S)  # let a writer that is not atomic finish
+        text = reply.read_text(errors="replace")
+        return Reply(text, approx_tokens(system + "".join(m.content for m in messages)), approx_tokens(text),
+                     approximate=True)
