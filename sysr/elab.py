@@ -134,6 +134,49 @@ TRUE = Const(1, BOOL)
 FALSE = Const(0, BOOL)
 
 
+def children(n) -> tuple:
+    """The operands of an IR node (comb signals named by `Var` are not followed)."""
+    if isinstance(n, (Const, Var, ArrVar, ConstArr)):
+        return ()
+    if isinstance(n, (Un, Cast, Slice, Builtin)):
+        return (n.a,)
+    if isinstance(n, Bin):
+        return (n.a, n.b)
+    if isinstance(n, Ite):
+        return (n.c, n.a, n.b)
+    if isinstance(n, BitIdx):
+        return (n.a, n.i)
+    if isinstance(n, Cat):
+        return n.parts
+    if isinstance(n, Read):
+        return (n.arr, n.i)
+    if isinstance(n, Store):
+        return (n.arr, n.i, n.v)
+    raise TypeError(f"unknown IR node {type(n).__name__}")
+
+
+def postorder(root, done: dict, follow=None):
+    """Yield the nodes under `root` not yet in `done`, every node after its operands, without
+    recursion (designs unroll into deep expressions). `follow(var)` gives the expression behind a
+    comb signal's Var, or None."""
+    stack = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in done:
+            continue
+        if expanded:
+            yield node
+            continue
+        stack.append((node, True))
+        kids = children(node)
+        if follow is not None and isinstance(node, Var):
+            behind = follow(node)
+            kids = (behind,) if behind is not None else ()
+        for k in kids:
+            if id(k) not in done:
+                stack.append((k, False))
+
+
 def is_array(x) -> bool:
     return isinstance(x, (ArrVar, Store, ConstArr)) or (isinstance(x, Ite) and x.ty is None)
 

@@ -51,12 +51,16 @@ class Evaluator:
         self.comb = system.comb
 
     def eval(self, node, env: dict, memo: dict):
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        v = self._eval(node, env, memo)
-        memo[key] = v
-        return v
+        if id(node) in memo:
+            return memo[id(node)]
+
+        def behind(v: E.Var):
+            return None if v.name in env else self.comb.get(v.name)
+
+        for n in E.postorder(node, memo, behind):
+            if id(n) not in memo:
+                memo[id(n)] = self._eval(n, env, memo)
+        return memo[id(node)]
 
     def _eval(self, n, env, memo):
         ev = lambda x: self.eval(x, env, memo)

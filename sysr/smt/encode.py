@@ -72,12 +72,16 @@ class CycleEncoder:
         return z3.BitVecVal(value, width, self.ctx)
 
     def enc(self, n):
-        key = id(n)
-        got = self.memo.get(key)
-        if got is None:
-            got = self._enc(n)
-            self.memo[key] = got
-        return got
+        got = self.memo.get(id(n))
+        if got is not None:
+            return got
+        for node in E.postorder(n, self.memo, self._behind):
+            if id(node) not in self.memo:
+                self.memo[id(node)] = self._enc(node)
+        return self.memo[id(n)]
+
+    def _behind(self, v: E.Var):
+        return None if v.name in self.vars else self.sys.comb.get(v.name)
 
     def _enc(self, n):
         e = self.enc
