@@ -213,6 +213,9 @@ class Prover:
         properties induction could not prove (a real counterexample, or else V007)."""
         k = self.opts.induction
         depth = max(self.opts.depth, k)
+        if not self.sys.state:
+            # No state: every cycle is the same function of its inputs, so cycle 0 decides.
+            k = depth = 1
         self.bmc_init()
         if not self.bmc(0, k, range(len(self.verdicts))):
             return self.diags, self.json()
@@ -273,9 +276,11 @@ class Prover:
                     self.verdicts[k].depth = t + 1
                 if res == z3.unsat:
                     break
+                if res == z3.unknown and len(active) > 1:
+                    active = self.one_by_one(active, t, q)  # isolate the hard property
+                    continue
                 if res == z3.unknown:
-                    for k in active:
-                        self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
+                    self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", s.reason_unknown())
                     active = []
                     break
                 model = s.model()
@@ -290,6 +295,20 @@ class Prover:
                     first = first or self.verdicts[k]
                 active = [k for k in active if k not in failed]
         return True
+
+    def one_by_one(self, active: list[int], t: int, q) -> list[int]:
+        """After a combined query came back unknown: check each property alone at cycle t. Those
+        the solver gives up on get V003; the rest stay active (the caller re-checks them together,
+        which finds any counterexample)."""
+        s, un = self.bmc_solver, self.bmc_un
+        keep = []
+        for k in active:
+            res = s.check(*self.bmc_lits, *self.fact_lits(t), z3.Not(un.prop(self.verdicts[k].prop, t)))
+            if res == z3.unknown:
+                self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
+            else:
+                keep.append(k)
+        return keep
 
     def fact_lits(self, t: int) -> list:
         if not self.facts:
@@ -312,6 +331,8 @@ class Prover:
     def give_up(self, v: Verdict, where: str, reason: str) -> None:
         if v.status != "proven":
             return
+        if reason in ("canceled", "timeout"):
+            reason = f"timed out after {self.opts.timeout:g} s"
         v.status = "unknown"
         v.diag = error("V003", f"not proven: the solver gave up on `{v.prop.text}` in the {where} ({reason})",
                        v.prop.span, f"raise --timeout (now {self.opts.timeout:g} s), or split the property")
