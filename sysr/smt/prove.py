@@ -112,10 +112,17 @@ class Prover:
                 p.text = self.snippet(p.text_span or p.span)
 
     def snippet(self, span: Span) -> str:
-        if span.line != span.end_line or not (1 <= span.line <= len(self.lines)):
-            line = self.lines[span.line - 1] if 1 <= span.line <= len(self.lines) else ""
-            return line.strip()
-        return self.lines[span.line - 1][span.column - 1: span.end_column - 1].strip()
+        """The source text under a span, on one line (whitespace runs folded)."""
+        if not (1 <= span.line <= span.end_line <= len(self.lines)):
+            return ""
+        if span.line == span.end_line:
+            text = self.lines[span.line - 1][span.column - 1: span.end_column - 1]
+        else:
+            parts = [self.lines[span.line - 1][span.column - 1:]]
+            parts += self.lines[span.line: span.end_line - 1]
+            parts.append(self.lines[span.end_line - 1][: span.end_column - 1])
+            text = " ".join(parts)
+        return " ".join(text.split())
 
     # ---- formatting ----------------------------------------------------------------------
     def fmt(self, value, ty: Ty | None) -> str:
