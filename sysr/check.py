@@ -9,11 +9,13 @@ resolved design. Errors are collected; nothing here raises on user input.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field, replace
 
 from . import syntax as S
 from .diagnostics import Diagnostic, Related, error
 from .model import Design, EnumInfo, FnInfo, Local, Signal
+from .structure import lvalues
 from .types import (BOOL, BUILTINS, MAX_WIDTH, Ty, bits_for, fits, from_int, mask, op_binary,
                     op_builtin, op_cast, op_concat, op_slice, op_unary, parse_int_type,
                     popcount_width, sint, uint)
@@ -33,6 +35,7 @@ class Ctx:
     where: str  # logic, seq, ghost_logic, ghost_seq, requires, ensures, invariant, assert, fn, const, init
     scope: dict[str, Local] = field(default_factory=dict)
     in_prev: bool = False
+    item: int = 0  # id of the spec being checked, to report one S001 per spec
 
     def bind(self, local: Local) -> "Ctx":
         scope = dict(self.scope)
@@ -98,6 +101,7 @@ class Checker:
         self.global_spans: dict[str, S.Span] = {}
         self.broken: set[str] = set()  # consts and fns whose declaration has an error
         self.broken_signals: set[str] = set()  # signals not declared because the name was taken
+        self.quant_fns: set[str] = set()  # fns that use a quantifier, directly or through calls
         self.first_report: dict[tuple, int] = {}  # key -> index into diags
         self.repeats: dict[tuple, list[S.Span]] = {}
 
@@ -105,25 +109,33 @@ class Checker:
     def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
         self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
 
-    def err_once(self, key: tuple, code: str, msg: str, span: S.Span, *notes: str) -> None:
-        """Report one root cause (an unknown name, a ghost read) once; later sites become a note."""
+    def err_once(self, key: tuple, code: str, msg: str, span: S.Span, *notes: str, what: str = "") -> None:
+        """Report one root cause (an unknown name, a ghost read) once; later sites become a note.
+
+        `what` names the thing at this site when the key covers several (a spec naming two registers).
+        """
         if key in self.first_report:
-            self.repeats[key].append(span)
+            self.repeats[key].append((span, what))
             return
         self.first_report[key] = len(self.diags)
-        self.repeats[key] = []
+        self.repeats[key] = [(span, what)]
         self.err(code, msg, span, *notes)
 
     def add_repeat_notes(self) -> None:
-        for key, spans in self.repeats.items():
-            if not spans:
+        for key, sites in self.repeats.items():
+            first, *more = sites
+            if not more:
                 continue
             i = self.first_report[key]
             d = self.diags[i]
-            lines = sorted({s.line for s in spans})
-            where = _lines_phrase(lines)
-            note = f"the same applies on {where} (reported once)"
-            self.diags[i] = replace(d, notes=d.notes + (note,))
+            whats = [w for w in dict.fromkeys(w for _, w in more) if w and w != first[1]]
+            if whats:
+                self.diags[i] = replace(d, notes=d.notes + ("the same applies to " + ", ".join(whats),))
+                continue
+            spans = sorted((s for s, _ in sites), key=lambda s: (s.line, s.column))
+            lines = sorted({s.line for s in spans[1:]})
+            note = f"also on {_lines_phrase(lines)} (reported once)"
+            self.diags[i] = replace(d, span=spans[0], notes=d.notes + (note,))
 
     # ---- types -----------------------------------------------------------------------
     def resolve_type(self, t: S.TypeRef) -> Ty | None:
@@ -136,9 +148,12 @@ class Checker:
             return sint(width) if signed else uint(width)
         if t.name in self.enums:
             return self.enums[t.name].ty
-        self.err_once(("enum", t.name), "N003",
-                      f"unknown type `{t.name}`" + _suggest(t.name, list(self.enums) + ["bool", "u8", "s8"]),
-                      t.span, "types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums")
+        notes = ["types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums"]
+        if t.name in ("clock", "reset", "reset_n"):
+            notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
+        other = _foreign_type(t.name)
+        hint = f"; did you mean `{other}`?" if other else _suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
+        self.err_once(("enum", t.name), "N003", f"unknown type `{t.name}`" + hint, t.span, *notes)
         return None
 
     # ---- globals ---------------------------------------------------------------------
@@ -146,6 +161,7 @@ class Checker:
         if name in self.global_spans:
             self.err("N002", f"`{name}` is defined twice", span,
                      related=[Related(self.global_spans[name], "first defined here")])
+            self.broken.add(name)  # its uses are ambiguous: not checked
             return False
         self.global_spans[name] = span
         return True
@@ -167,6 +183,7 @@ class Checker:
                 self.const_decl(item, Ctx("const"))
             elif isinstance(item, S.FnDecl):
                 self.fn_signature(item)
+        self.fn_calls()
         for item in self.tree.items:
             if isinstance(item, S.FnDecl) and item.name in self.fns:
                 self.fn_body(item)
@@ -225,6 +242,8 @@ class Checker:
         value = self.const_eval(c.value)
         if value is None:
             self.broken.add(c.name)
+            if _has_hole(c.value):
+                return
             self.err("T010", f"the value of const `{c.name}` is not a constant expression", c.value.span,
                      "a const may use literals, other consts, enum variants and operators")
             return
@@ -250,6 +269,24 @@ class Checker:
             return
         self.fns[f.name] = FnInfo(f, tuple(params), ret)
 
+    def fn_calls(self) -> None:
+        """Reject recursion (fns are inlined) and find the fns that use quantifiers."""
+        calls = {name: {c.func for part in _fn_parts(info.decl) for c in _nodes(part, S.Call) if c.func in self.fns}
+                 for name, info in self.fns.items()}
+        on_reported_cycle: set[str] = set()
+        for name, info in self.fns.items():
+            reach = _reachable(name, calls)
+            if name in reach and name not in on_reported_cycle:
+                cycle = _call_cycle(name, calls)
+                on_reported_cycle.update(cycle)
+                path = " -> ".join(cycle + [name])
+                self.err("A010", f"`{name}` is recursive ({path}); fns are inlined, so they cannot call "
+                                 "themselves", info.decl.name_span,
+                         "write the repetition as a `for` loop in a `comb` block, or unroll it by hand")
+            if any(any(True for _ in _nodes(part, S.Quant)) for f in reach | {name}
+                   for part in _fn_parts(self.fns[f].decl)):
+                self.quant_fns.add(name)
+
     def fn_body(self, f: S.FnDecl) -> None:
         info = self.fns[f.name]
         ctx = Ctx("fn")
@@ -267,9 +304,17 @@ class Checker:
         return "a const"  # a module-level const
 
     def add_signal(self, sig: Signal) -> None:
-        if sig.name in self.signals:
-            self.err("N002", f"`{sig.name}` is declared twice", sig.span,
-                     related=[Related(self.signals[sig.name].span, "first declared here")])
+        if sig.name in self.signals or sig.name in self.broken_signals:
+            first = self.signals.pop(sig.name, None)
+            self.broken_signals.add(sig.name)  # its uses are ambiguous: not checked
+            if first is None:
+                return
+            notes = ()
+            if first.kind == "out" and sig.kind == "reg":
+                notes = (f"for a registered output declare the port `{sig.name}: out reg {first.ty} = INIT` "
+                         "and drop the `reg` declaration",)
+            self.err("N002", f"`{sig.name}` is declared twice", sig.span, *notes,
+                     related=[Related(first.span, "first declared here")])
             return
         if sig.name in self.global_spans:
             self.err("N002", f"`{sig.name}` is already the name of {self.global_kind(sig.name)}; "
@@ -281,6 +326,9 @@ class Checker:
         self.signals[sig.name] = sig
 
     def module_decls(self, m: S.Module) -> None:
+        for item in m.items:  # consts first: declarations may use them wherever they are written
+            if isinstance(item, S.ConstDecl):
+                self.const_decl(item, Ctx("const"))
         for p in m.ports:
             ty = BOOL if p.kind in ("reset", "reset_n") else None
             if p.ty is not None:
@@ -288,31 +336,39 @@ class Checker:
             self.add_signal(Signal(p.name, p.kind, ty, p.name_span, p))
         for item in m.items:
             if isinstance(item, S.RegDecl):
-                ty = self.resolve_type(item.ty)
-                size = None
-                if item.size is not None:
-                    size = self.const_int(item.size, Ctx("const"))
-                    if size is not None and not 1 <= size <= 1 << 20:
-                        self.err("T011", f"array size {size} is out of range (1 to 1048576)", item.size.span)
-                        size = None
-                kind = "mem" if item.size is not None and item.init is None else "reg"
-                self.add_signal(Signal(item.name, kind, ty, item.name_span, item, item.ghost, size))
+                self.reg_decl(item)
             elif isinstance(item, S.WireDecl):
                 ty = self.resolve_type(item.ty)
                 self.add_signal(Signal(item.name, "wire", ty, item.name_span, item, item.ghost))
-            elif isinstance(item, S.ConstDecl):
-                self.const_decl(item, Ctx("const"))
-        # reset values
         for sig in self.signals.values():
-            d = sig.decl
-            init = d.init if isinstance(d, (S.Port, S.RegDecl)) else None
-            if init is None or sig.ty is None:
-                continue
-            self.expr(init, Ctx("init"), sig.ty)
-            value = self.const_eval(init)
-            if value is None:
-                self.err("T010", f"the reset value of `{sig.name}` must be a constant", init.span)
-            sig.init = value
+            self.reset_value(sig)
+
+    def reg_decl(self, item: S.RegDecl) -> None:
+        ty = self.resolve_type(item.ty)
+        size = None
+        if item.size is not None:
+            size = self.const_int(item.size, Ctx("const"))
+            if size is not None and not 1 <= size <= 1 << 20:
+                self.err("T011", f"array size {size} is out of range (1 to 1048576)", item.size.span)
+                size = None
+            if size is None:  # reported; its uses would only repeat the error
+                self.broken_signals.add(item.name)
+                return
+        kind = "mem" if item.size is not None and item.init is None else "reg"
+        self.add_signal(Signal(item.name, kind, ty, item.name_span, item, item.ghost, size))
+
+    def reset_value(self, sig: Signal) -> None:
+        d = sig.decl
+        init = d.init if isinstance(d, (S.Port, S.RegDecl)) else None
+        if init is None or sig.ty is None:
+            return
+        if self.expr(init, Ctx("init"), sig.ty) is None:
+            return
+        value = self.const_eval(init)
+        if value is None and not _has_hole(init):
+            self.err("T010", f"the reset value of `{sig.name}` must be a constant", init.span,
+                     "write a literal, a const or an enum variant")
+        sig.init = value
 
     def module_bodies(self, m: S.Module) -> None:
         for item in m.items:
@@ -322,12 +378,30 @@ class Checker:
                     self.expr(item.value, Ctx("ghost_logic" if item.ghost else "logic"), sig.ty)
             elif isinstance(item, S.ModAssign):
                 self.mod_assign(item)
-            elif isinstance(item, S.CombBlock):
-                self.block(item.body, Ctx("ghost_logic" if item.ghost else "logic"))
-            elif isinstance(item, S.SeqBlock):
-                self.block(item.body, Ctx("ghost_seq" if item.ghost else "seq"))
+            elif isinstance(item, (S.CombBlock, S.SeqBlock)):
+                ghost = self.block_ghostness(item)
+                kind = ("ghost_" if ghost else "") + ("logic" if isinstance(item, S.CombBlock) else "seq")
+                self.block(item.body, Ctx(kind))
             elif isinstance(item, S.Spec):
-                self.expr(item.expr, Ctx(item.kind), BOOL)
+                self.expr(item.expr, Ctx(item.kind, item=id(item)), BOOL)
+
+    def block_ghostness(self, item) -> bool:
+        """Whether to check a block as ghost logic. A block that assigns only state of the other
+        kind (ghost or design) is missing or has an extra `ghost`: one error for the block."""
+        sigs = [self.signals[lv.name] for lv in lvalues(item.body) if lv.name in self.signals]
+        if not sigs or any(sig.ghost == item.ghost for sig in sigs):
+            return item.ghost
+        kw = "comb" if isinstance(item, S.CombBlock) else "seq"
+        names = ", ".join(dict.fromkeys(f"`{sig.name}`" for sig in sigs))
+        at = S.Span(item.span.line, item.span.column, item.span.line,
+                    item.span.column + len(kw) + (6 if item.ghost else 0))
+        if item.ghost:
+            self.err("S005", f"this `ghost {kw}` block assigns only design state ({names})", at,
+                     f"design state is driven by design logic: write `{kw}` without `ghost`")
+        else:
+            self.err("S005", f"this `{kw}` block assigns only ghost state ({names})", at,
+                     f"ghost state is driven by ghost logic: write `ghost {kw}`")
+        return not item.ghost
 
     def mod_assign(self, a: S.ModAssign) -> None:
         sig = self.signals.get(a.target)
@@ -345,18 +419,17 @@ class Checker:
     def unknown_target(self, name: str, span: S.Span, ctx: Ctx) -> None:
         """An assignment to something that is not a signal: a local, a const, another global, or nothing."""
         local = ctx.scope.get(name)
+        if name in self.broken_signals:
+            return  # declared twice or clashing: reported at the declaration
         if local is not None:
             what = {"let": "a `let` binding", "for": "a loop variable", "quant": "a quantified variable",
                     "param": "a parameter"}[local.kind]
             self.err("A004", f"`{name}` is {what} and cannot be assigned", span,
                      "bind a new name with another `let`, or declare a wire: `wire NAME: TYPE;`")
         elif name in self.global_spans:
-            what = "a const" if name in self.consts or name in self.broken else "not a signal"
-            self.err("A004", f"`{name}` is {what} and cannot be assigned", span,
+            self.err("A004", f"`{name}` is {self.global_kind(name)} and cannot be assigned", span,
                      "only wires and outputs take `=`, and registers `<=`",
                      related=[Related(self.global_spans[name], "defined here")])
-        elif name in self.broken_signals:
-            return
         else:
             self.err_once(("name", name), "N001", f"unknown name `{name}`" + _suggest(name, self.signals), span,
                           "declare it first: an output port, `wire NAME: TYPE;` or `reg NAME: TYPE = INIT;`")
@@ -369,15 +442,21 @@ class Checker:
                 hint = "inputs are driven from outside the module"
             else:
                 hint = "only wires and outputs take `=`"
-            self.err("A004", f"`=` assigns to {sig.describe()}, which is not a wire or output", span, hint)
+            self.err_once(("A004", sig.name), "A004",
+                          f"`=` assigns to {sig.describe()}, which is not a wire or output", span, hint)
         else:
-            if sig.is_comb:
-                hint = f"wires and outputs take `=` (in a `comb` block or at module level): `{sig.name} = ...;`"
+            if sig.kind == "out":
+                hint = (f"to assign it in `seq`, make it a registered output: `{sig.name}: out reg {sig.ty} = 0`; "
+                        f"or drive it with `{sig.name} = ...;` in a `comb` block")
+            elif sig.kind == "wire":
+                hint = (f"wires take `=` in a `comb` block or at module level; for state declare "
+                        f"`reg {sig.name}: {sig.ty} = 0;`")
             elif sig.is_input:
                 hint = "inputs are driven from outside the module"
             else:
                 hint = "only registers, register arrays and memories take `<=`"
-            self.err("A005", f"`<=` assigns to {sig.describe()}, which is not a register", span, hint)
+            self.err_once(("A005", sig.name), "A005",
+                          f"`<=` assigns to {sig.describe()}, which is not a register", span, hint)
 
     # ---- statements ------------------------------------------------------------------
     def block(self, stmts, ctx: Ctx) -> None:
@@ -388,8 +467,8 @@ class Checker:
         if let.ty is not None:
             ty = self.resolve_type(let.ty)
             self.expr(let.value, ctx, ty, quiet_literal=ty is None)
-        elif has_own_type(let.value):
-            ty = self.expr(let.value, ctx, None)
+        elif has_own_type(let.value) or _has_hole(let.value):
+            ty = self.expr(let.value, ctx, None)  # a hole here is reported with an unknown type
         else:
             ty = None
             self.err("T003", f"the type of `{let.name}` is not known: its value has no type of its own",
@@ -418,8 +497,9 @@ class Checker:
             for arm in st.arms:
                 self.block(arm.body, ctx)
         elif isinstance(st, S.For):
-            start = self.const_int(st.start, ctx)
-            end = self.const_int(st.end, ctx)
+            why = "a `for` loop is unrolled, so its bounds must be constants"
+            start = self.const_int(st.start, ctx, why)
+            end = self.const_int(st.end, ctx, why)
             if start is not None and end is not None and (end - start > MAX_FOR or end < start):
                 self.err("T011", f"a for loop runs 0 to {MAX_FOR} times; {start}..{end} is out of range", st.span)
                 end = start
@@ -478,11 +558,13 @@ class Checker:
             return BOOL
         if lv.hi is not None:
             if sig.is_array:
-                self.err("T012", f"{sig.describe()} is an array: assign one element, `{sig.name}[i] <= ...;`", lv.span)
+                self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element, "
+                                 f"`{sig.name}[i] <= ...;`", lv.span)
                 return None
             return self.slice_bounds(lv.hi, lv.lo, sig.ty, ctx, lv.span)
         if sig.is_array:
-            self.err("T012", f"{sig.describe()} is an array: assign one element, `{sig.name}[i] <= ...;`", lv.span)
+            self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element, "
+                             f"`{sig.name}[i] <= ...;`", lv.span)
             return None
         return sig.ty
 
@@ -495,17 +577,20 @@ class Checker:
         """
         if sty is None:
             return
-        bad = [p for pats in arm_patterns for p in pats if not self.pattern(p, sty)]
+        fits = [(p, self.pattern(p, sty)) for pats in arm_patterns for p in pats]
+        bad = [p for p, ok in fits if ok is False]
         if bad:
             p = bad[0]
             self.err("T001", f"pattern `{_pattern_text(p)}` {self.pattern_kind(p)} but the match is on `{sty}`",
                      p.span, *self.pattern_hint(sty),
                      related=[Related(subject.span, f"this has type `{sty}`")])
             return
-        self.exhaustive(sty, arm_patterns, span)
+        if all(ok for _, ok in fits):  # an unknown variant is reported; coverage would mislead
+            self.exhaustive(sty, arm_patterns, span)
 
-    def pattern(self, p, sty: Ty) -> bool:
-        """Type one pattern against the subject type; False when its kind does not fit."""
+    def pattern(self, p, sty: Ty) -> bool | None:
+        """Type one pattern against the subject type: False when its kind does not fit, None when
+        it names an unknown enum or variant (reported)."""
         if isinstance(p, S.PatInt):
             if sty.kind == "enum":
                 return False
@@ -514,7 +599,7 @@ class Checker:
             return sty.is_bool
         elif isinstance(p, S.PatVariant):
             vt = self.path(p.path)
-            return vt is None or vt == sty
+            return None if vt is None else vt == sty
         return True
 
     def pattern_kind(self, p) -> str:
@@ -573,7 +658,7 @@ class Checker:
             self.err("T007", f"match on `{sty}` is not exhaustive", span, "add a `_ => ...` arm")
 
     # ---- constants -------------------------------------------------------------------
-    def const_int(self, e, ctx: Ctx) -> int | None:
+    def const_int(self, e, ctx: Ctx, *notes: str, report_nonconst: bool = True) -> int | None:
         """A constant non-negative integer (array size, bound, index, slice bound)."""
         if isinstance(e, S.IntLit) and e.suffix is None:
             self.types[id(e)] = uint(bits_for(e.value))
@@ -584,7 +669,9 @@ class Checker:
             return None
         v = self.const_eval(e)
         if v is None:
-            self.err("T010", "expected a constant here (a literal, a const, or operators on them)", e.span)
+            if report_nonconst and not _has_hole(e):
+                self.err("T010", "expected a constant here (a literal, a const, or operators on them)", e.span,
+                         *notes)
             return None
         if ty.kind != "uint":
             self.err("T008", f"expected an unsigned constant, found `{ty}`", e.span)
@@ -663,7 +750,7 @@ class Checker:
             ty = sint(width) if signed else uint(width)
         if ty is None:
             self.err("T003", f"the literal `{lit.text}` needs a type here", lit.span,
-                     f"give it a suffix, e.g. `{lit.text}u8`, or cast the other operand")
+                     f"give it a suffix, e.g. `{lit.text}u8`")
             return None
         if ty.kind == "enum":
             self.err("T001", f"expected `{ty}`, found the integer `{lit.text}`", lit.span,
@@ -685,8 +772,14 @@ class Checker:
     def expect(self, got: Ty | None, expected: Ty | None, e) -> Ty | None:
         if got is not None and expected is not None and got != expected:
             note = ""
-            if got.is_int and expected.is_int:
+            if expected.is_bool and got.is_int:
+                note = "for a truth value compare it, e.g. `x != 0`"
+            elif got.is_int and expected.is_int:
                 note = f"convert with `as {expected}`"
+            elif got.kind == "enum" and expected.is_int:
+                note = f"`as {expected}` gives the encoding of a `{got}`"
+            elif expected.kind == "enum":
+                note = f"write a variant, `{expected.enum}::NAME`"
             self.err("T001", f"expected `{expected}`, found `{got}`", e.span, *([note] if note else []))
         return got
 
@@ -699,7 +792,7 @@ class Checker:
             self.types[id(e)] = ty
             if cond and not ty.is_bool:
                 self.err("T004", f"a condition must be `bool`, found `{ty}`", e.span,
-                         "compare it, e.g. `x != 0`")
+                         f"compare it, e.g. `{_short(e)} != 0`" if ty.is_int else "compare it with `==`")
                 return ty
             if not cond:
                 self.expect(ty, expected, e)
@@ -760,10 +853,11 @@ class Checker:
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
         if sig.kind == "clock":
-            self.err("A008", f"the clock `{sig.name}` cannot be read; it only times the `seq` blocks", e.span)
+            self.err_once(("clock", sig.name), "A008",
+                          f"the clock `{sig.name}` cannot be read; it only times the `seq` blocks", e.span)
             return None
         if sig.is_array:
-            self.err("T012", f"{sig.describe()} is an array; read one element, `{sig.name}[i]`", e.span)
+            self.err("T012", f"{sig.describe()} cannot be read whole; read one element, `{sig.name}[i]`", e.span)
             return None
         return sig.ty
 
@@ -790,10 +884,10 @@ class Checker:
                           "ghost logic may read ports, ghost state and `prev(...)`; keep a ghost copy of what "
                           "the model needs, and relate design state to it with an `invariant` or `assert`")
         elif w in ("requires", "ensures") and not sig.ghost and not sig.is_port:
-            self.err_once(("S001", sig.name, w), "S001",
+            self.err_once(("S001", ctx.item), "S001",
                           f"`{w}` names {sig.describe()}, which is part of the implementation", span,
                           f"a contract may read ports, ghost state, consts and fns; write `assert` instead of "
-                          f"`{w}` for a property about the implementation")
+                          f"`{w}` for a property about the implementation", what=sig.describe())
         elif w == "invariant" and sig.is_input:
             self.err_once(("S003", sig.name), "S003",
                           f"an invariant is about state, but it names the {sig.describe()}", span,
@@ -840,13 +934,7 @@ class Checker:
     def e_Binary(self, e: S.Binary, ctx, expected):
         op = e.op
         if op in LOGICAL:
-            lt = self.operand(e.left, ctx, BOOL)
-            rt = self.operand(e.right, ctx, BOOL)
-            for t, side in ((lt, e.left), (rt, e.right)):
-                if t is not None and not t.is_bool:
-                    self.err("T008", f"`{op}` needs `bool` operands, found `{t}`", side.span,
-                             "for bitwise operations use `&`, `|`" if op != "==>" else "compare it, e.g. `x != 0`")
-            return BOOL
+            return self.logical(e, ctx)
         if op in ("<<", ">>"):
             lt = self.expr(e.left, ctx, expected if not has_own_type(e.left) else None)
             if isinstance(e.right, S.IntLit) and e.right.suffix is None:
@@ -882,6 +970,24 @@ class Checker:
             return None
         return t
 
+    def logical(self, e: S.Binary, ctx: Ctx) -> Ty | None:
+        """`&&`, `||`, `==>`: bool operands; one error for the operator when neither side is bool."""
+        op = e.op
+        lt = self.operand(e.left, ctx, BOOL)
+        rt = self.operand(e.right, ctx, BOOL)
+        bad = [(t, side) for t, side in ((lt, e.left), (rt, e.right)) if t is not None and not t.is_bool]
+        hint = {"&&": "for a bitwise and write `&`; for a truth value compare, e.g. `x != 0`",
+                "||": "for a bitwise or write `|`; for a truth value compare, e.g. `x != 0`",
+                "==>": "compare it for a truth value, e.g. `x != 0`"}[op]
+        if len(bad) == 2:
+            self.err("T008", f"`{op}` needs `bool` operands, found `{lt}` and `{rt}`", e.span, hint)
+        elif bad:
+            t, side = bad[0]
+            self.err("T008", f"`{op}` needs `bool` operands, found `{t}`", side.span, hint)
+        if bad or lt is None or rt is None:
+            return None
+        return BOOL
+
     def e_Cast(self, e: S.Cast, ctx, expected):
         dst = self.resolve_type(e.ty)
         if isinstance(e.operand, S.IntLit) and e.operand.suffix is None:
@@ -896,7 +1002,9 @@ class Checker:
                      "enums are made from their variants; compare the encoding instead")
             return dst
         if e.ty.name == "bool" and src.width > 1:
-            self.err("T006", f"cannot cast `{src}` to `bool`", e.span, "write `x != 0` for a truth value")
+            self.err("T006", f"cannot cast `{src}` to `bool`", e.span,
+                     f"for a truth value compare it, `{_short(e.operand)} != 0`; for one bit index it, "
+                     f"`{_short(e.operand)}[0]`")
         return dst
 
     def e_IfExpr(self, e: S.IfExpr, ctx, expected):
@@ -960,8 +1068,15 @@ class Checker:
         return BOOL
 
     def slice_bounds(self, hi_e, lo_e, bt: Ty, ctx, span) -> Ty | None:
-        hi = self.const_int(hi_e, ctx)
-        lo = self.const_int(lo_e, ctx)
+        hi = self.const_int(hi_e, ctx, report_nonconst=False)
+        lo = self.const_int(lo_e, ctx, report_nonconst=False)
+        loose = [b for b in (hi_e, lo_e) if id(b) in self.types and self.const_eval(b) is None
+                 and not _has_hole(b)]
+        if loose:
+            self.err("T010", "slice bounds must be constants (literals, consts, or operators on them)",
+                     loose[0].span.to(loose[-1].span),
+                     "for bits at a variable position shift first, e.g. `(x >> i)[1:0]`, or index one bit, `x[i]`")
+            return None
         if hi is None or lo is None:
             return None
         if hi < lo:
@@ -1039,11 +1154,14 @@ class Checker:
                 self.expr(a, ctx, None, quiet_literal=True)
             return None
         if len(e.args) != len(info.params):
-            self.err("T009", f"`{e.func}` takes {len(info.params)} argument(s), got {len(e.args)}", e.span)
+            sig = ", ".join(f"{n}: {t}" for n, t in info.params)
+            self.err("T009", f"`{e.func}` takes {len(info.params)} argument(s), got {len(e.args)}", e.span,
+                     f"it is declared `fn {e.func}({sig}) -> {info.ret}`")
         for a, (_, pt) in zip(e.args, info.params):
             self.expr(a, ctx, pt)
-        if ctx.where in DESIGN_WHERE and self._fn_has_quant(info.decl):
-            self.err("S006", f"`{e.func}` uses a quantifier, so it may be called only from specifications", e.span)
+        if ctx.where not in SPEC_WHERE and ctx.where != "fn" and e.func in self.quant_fns:
+            self.err("S006", f"`{e.func}` uses a quantifier, so it may be called only from properties", e.span,
+                     "in logic, compute the value with a `for` loop in a `comb` block")
         return info.ret
 
     def unknown_function(self, e: S.Call, ctx: Ctx) -> None:
@@ -1051,11 +1169,11 @@ class Checker:
         hint = ()
         if e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
             hint = (f"`{e.func}` is a value, not a function; to index it write `{e.func}[i]`",)
+        elif not _suggest(e.func, pool):
+            hint = ("the builtins are " + ", ".join(f"`{b}`" for b in BUILTINS) + " and `prev`; "
+                    "declare others with `fn`",)
         self.err_once(("fn", e.func), "N005", f"unknown function `{e.func}`" + _suggest(e.func, pool),
                       e.name_span, *hint)
-
-    def _fn_has_quant(self, f: S.FnDecl) -> bool:
-        return any(_contains(x, S.Quant) for x in [l.value for l in f.lets] + [f.body])
 
     def e_Quant(self, e: S.Quant, ctx: Ctx, expected):
         if ctx.where not in SPEC_WHERE and ctx.where != "fn":
@@ -1072,20 +1190,71 @@ class Checker:
         return BOOL
 
 
-def _contains(e, cls) -> bool:
+def _nodes(e, cls):
+    """Every node of class `cls` in a syntax subtree (expressions, statements, declarations)."""
     if isinstance(e, cls):
-        return True
-    if isinstance(e, S.TypeRef) or not hasattr(e, "__dataclass_fields__"):
-        return False
+        yield e
+    if isinstance(e, (S.TypeRef, S.Span)) or not hasattr(e, "__dataclass_fields__"):
+        return
     for name in e.__dataclass_fields__:
         v = getattr(e, name)
-        if isinstance(v, tuple):
-            if any(_contains(x, cls) for x in v):
-                return True
-        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, S.Span):
-            if _contains(v, cls):
-                return True
-    return False
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if hasattr(x, "__dataclass_fields__"):
+                yield from _nodes(x, cls)
+
+
+def _reachable(start: str, calls: dict[str, set[str]]) -> set[str]:
+    """The fns that `start` calls, directly or through others (itself only if on a cycle)."""
+    seen: set[str] = set()
+    todo = list(calls.get(start, ()))
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo += calls.get(n, ())
+    return seen
+
+
+def _call_cycle(start: str, calls: dict[str, set[str]]) -> list[str]:
+    """A shortest call path from `start` back to itself, as the list of fns on it."""
+    paths = {start: [start]}
+    todo = [start]
+    while todo:
+        n = todo.pop(0)
+        for m in sorted(calls.get(n, ())):
+            if m == start:
+                return paths[n]
+            if m not in paths:
+                paths[m] = paths[n] + [m]
+                todo.append(m)
+    return [start]
+
+
+_FOREIGN_INT = re.compile(r"(u?int|i|uint|logic|bit)(\d+)(_t)?$")
+
+
+def _foreign_type(name: str) -> str | None:
+    """The sysr spelling of a type from another language (`i8`, `uint16_t`, `int32`), if any."""
+    m = _FOREIGN_INT.match(name)
+    if m:
+        signed = m.group(1) in ("int", "i")
+        return f"{'s' if signed else 'u'}{m.group(2)}"
+    if name in ("logic", "bit", "wire", "boolean", "Bool"):
+        return "bool"
+    return None
+
+
+def _short(e) -> str:
+    """How to show an expression in a suggestion: its name, or `x` when it is not a plain name."""
+    return e.name if isinstance(e, S.Name) else "x"
+
+
+def _has_hole(e) -> bool:
+    return any(True for _ in _nodes(e, S.Hole))
+
+
+def _fn_parts(f: S.FnDecl) -> list:
+    return [let.value for let in f.lets] + [f.body]
 
 
 def check_names_types(tree: S.SourceFile) -> tuple[Design | None, list[Diagnostic]]:

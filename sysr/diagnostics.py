@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "A007": "read before it is assigned",
     "A008": "clock or reset missing or misused",
     "A009": "register without a reset value",
+    "A010": "recursive function",
     "S001": "contract names design state",
     "S002": "design logic reads ghost state",
     "S003": "invariant names an input",
@@ -154,10 +155,15 @@ def sort_key(d: Diagnostic) -> tuple:
 def _excerpt(source_lines: list[str], span: Span, label: str = "") -> list[str]:
     if not (1 <= span.line <= len(source_lines)):
         return []
-    text = source_lines[span.line - 1].rstrip("\n").expandtabs(4)
+    raw = source_lines[span.line - 1].rstrip("\n")
+    text = raw.expandtabs(4)
     gutter = str(span.line).rjust(4)
-    start = max(span.column, 1)
-    end = span.end_column if span.end_line == span.line else len(text) + 1
+
+    def shown(col: int) -> int:  # a column in the raw line -> the column once tabs are expanded
+        return len(raw[:max(col, 1) - 1].expandtabs(4)) + 1 + max(col - 1 - len(raw), 0)
+
+    start = shown(span.column)
+    end = shown(span.end_column) if span.end_line == span.line else len(text) + 1
     end = max(end, start + 1)
     marker = " " * (start - 1) + "^" + "~" * (end - start - 1)
     return [f"{gutter} | {text}", f"{' ' * 4} | {marker}" + (f" {label}" if label else "")]

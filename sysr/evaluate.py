@@ -57,9 +57,11 @@ class Evaluator:
         def behind(v: E.Var):
             return None if v.name in env else self.comb.get(v.name)
 
+        keep = memo.setdefault("keep", [])  # the memo is keyed by id: keep its nodes alive
         for n in E.postorder(node, memo, behind):
             if id(n) not in memo:
                 memo[id(n)] = self._eval(n, env, memo)
+                keep.append(n)
         return memo[id(node)]
 
     def _eval(self, n, env, memo):

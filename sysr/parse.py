@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from importlib import resources
 
 import lark
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer
 
 from . import syntax as S
 from .diagnostics import Diagnostic, error
@@ -19,26 +20,31 @@ from .diagnostics import Diagnostic, error
 _INT_RE = re.compile(r"(0x[0-9A-Fa-f][0-9A-Fa-f_]*|0b[01][01_]*|[0-9][0-9_]*)([us][0-9]+)?$")
 
 # How terminals are shown in "expected ..." messages.
+_INT_FORMS = ("integers are decimal (`200`, `1_000`), hex (`0xff`) or binary (`0b1010`), optionally "
+              "with a type suffix (`5u8`, `3s4`); a name cannot start with a digit")
+
 _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "an integer literal", "HOLE": "a hole `?name`",
     "$END": "end of file",
 }
 
 
+_GRAMMAR = resources.files("sysr").joinpath("grammar.lark").read_text()
+# Terminals whose tokens reach the builder (names, literals, keywords the tree keeps); the rest
+# (punctuation, `_`-prefixed keywords) only count for spans.
+_KEPT = frozenset(re.findall(r"^([A-Z][A-Z0-9_]*)(?:\.\d+)?\s*:", _GRAMMAR, re.M))
+_LOCK = threading.Lock()  # the builder keeps per-parse state
+
+
 @functools.cache
 def _parser() -> lark.Lark:
-    grammar = resources.files("sysr").joinpath("grammar.lark").read_text()
-    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser, building syntax nodes as it goes (see `_Build`)."""
+    return lark.Lark(_GRAMMAR, parser="lalr", keep_all_tokens=True, maybe_placeholders=False,
+                     transformer=_Build())
 
 
 def _tok_span(t: Token) -> S.Span:
     return S.Span(t.line, t.column, t.end_line or t.line, t.end_column or t.column + len(t))
-
-
-def _meta_span(meta) -> S.Span:
-    if getattr(meta, "empty", True):
-        return S.Span.unknown()
-    return S.Span(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
 def parse_int_text(text: str) -> tuple[int, str | None] | None:
@@ -56,314 +62,392 @@ def parse_int_text(text: str) -> tuple[int, str | None] | None:
     return value, suffix
 
 
+class _Seq:
+    """A block's statements or an arm's patterns, with the span they take (braces included)."""
+
+    __slots__ = ("items", "span")
+
+    def __init__(self, items, span: S.Span) -> None:
+        self.items = tuple(items)
+        self.span = span
+
+
+class _Op:
+    """An operator token, kept apart from the punctuation that rules drop."""
+
+    __slots__ = ("text", "span")
+
+    def __init__(self, tok: Token) -> None:
+        self.text = str(tok)
+        self.span = _tok_span(tok)
+
+
+def _rule(method):
+    """Wrap a builder method: work out the node's span from every child (tokens included, as
+    lark's propagate_positions does), then pass on the children that carry meaning."""
+    @functools.wraps(method)
+    def wrapper(self, children):
+        kept = [c for c in children if not (isinstance(c, Token) and c.type not in _KEPT)]
+        return method(self, self.span_of(children), kept)
+    return wrapper
+
+
+def _raw(method):
+    """Like `_rule`, for rules with optional parts: the method gets every child, punctuation
+    included, and finds the optional parts by the token before them (see `_after`)."""
+    @functools.wraps(method)
+    def wrapper(self, children):
+        return method(self, self.span_of(children), children)
+    return wrapper
+
+
+def _after(children, marker: str):
+    """The child right after the punctuation token `marker`, or None when there is none."""
+    for i, c in enumerate(children[:-1]):
+        if isinstance(c, Token) and c == marker and c.type not in _KEPT:
+            return children[i + 1]
+    return None
+
+
+def _token(children, type_: str) -> Token | None:
+    return next((c for c in children if isinstance(c, Token) and c.type == type_), None)
+
+
+def _nodes(children, cls) -> tuple:
+    return tuple(c for c in children if isinstance(c, cls))
+
+
 class _Build(Transformer):
-    """lark tree -> syntax nodes. Malformed literals are recorded, not raised."""
+    """Parser callbacks -> syntax nodes, run by lark while it parses (no intermediate tree).
+
+    lark parses with every token kept and without computing positions, which makes parsing about
+    twice as fast; spans are computed here. Malformed literals are recorded, not raised.
+    """
 
     def __init__(self) -> None:
         super().__init__()
-        self.diags: list[Diagnostic] = []
+        self.reset()
 
-    # -- helpers
-    def _stmts(self, block) -> tuple:
-        return tuple(block)
+    def reset(self) -> None:
+        self.diags: list[Diagnostic] = []
+        self.container: dict[int, S.Span] = {}  # id(node) -> span with its parentheses
+
+    def pos(self, c) -> S.Span | None:
+        if isinstance(c, Token):
+            return _tok_span(c)
+        return self.container.get(id(c)) or c.span
+
+    def span_of(self, children) -> S.Span:
+        first = next((p for p in map(self.pos, children) if p is not None), None)
+        if first is None:
+            return S.Span.unknown()
+        last = next(p for p in map(self.pos, reversed(children)) if p is not None)
+        return S.Span(first.line, first.column, last.end_line, last.end_column)
 
     # -- file and items
-    @v_args(meta=True)
-    def start(self, meta, items):
-        return S.SourceFile(tuple(items), _meta_span(meta))
+    @_rule
+    def start(self, span, items):
+        return S.SourceFile(tuple(items), span)
 
-    @v_args(meta=True)
-    def type(self, meta, children):
-        (name,) = children
+    @_rule
+    def type(self, span, c):
+        (name,) = c
         return S.TypeRef(str(name), _tok_span(name))
 
-    @v_args(meta=True)
-    def const_decl(self, meta, c):
+    @_rule
+    def const_decl(self, span, c):
         name, ty, value = c
-        return S.ConstDecl(str(name), ty, value, _meta_span(meta), _tok_span(name))
+        return S.ConstDecl(str(name), ty, value, span, _tok_span(name))
 
-    @v_args(meta=True)
-    def variant(self, meta, c):
-        name, value = c
-        return S.Variant(str(name), value, _meta_span(meta))
+    @_raw
+    def variant(self, span, c):
+        return S.Variant(str(c[0]), _after(c, "="), span)
 
-    @v_args(meta=True)
-    def enum_decl(self, meta, c):
-        name, repr_, *variants = c
-        variants = tuple(v for v in variants if v is not None)
-        return S.EnumDecl(str(name), repr_, variants, _meta_span(meta), _tok_span(name))
+    @_raw
+    def enum_decl(self, span, c):
+        name = _token(c, "NAME")
+        repr_ = _after(c, ":")
+        return S.EnumDecl(str(name), repr_, _nodes(c, S.Variant), span, _tok_span(name))
 
-    @v_args(meta=True)
-    def param(self, meta, c):
+    @_rule
+    def param(self, span, c):
         name, ty = c
-        return S.Param(str(name), ty, _meta_span(meta))
+        return S.Param(str(name), ty, span)
 
-    @v_args(meta=True)
-    def fn_decl(self, meta, c):
-        name = c[0]
-        rest = c[1:]
-        params = tuple(p for p in rest if isinstance(p, S.Param))
-        others = [p for p in rest if not isinstance(p, S.Param) and p is not None]
-        ret, *lets, body = others
-        return S.FnDecl(str(name), params, ret, tuple(lets), body, _meta_span(meta), _tok_span(name))
+    @_raw
+    def fn_decl(self, span, c):
+        name = _token(c, "NAME")
+        body = [x for x in c if not isinstance(x, Token)][-1]
+        return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), _nodes(c, S.Let), body, span,
+                        _tok_span(name))
 
-    @v_args(meta=True)
-    def module(self, meta, c):
+    @_rule
+    def module(self, span, c):
         name, *rest = c
         ports = tuple(p for p in rest if isinstance(p, S.Port))
-        items = tuple(p for p in rest if p is not None and not isinstance(p, S.Port))
-        return S.Module(str(name), ports, items, _meta_span(meta), _tok_span(name))
+        items = tuple(p for p in rest if not isinstance(p, S.Port))
+        return S.Module(str(name), ports, items, span, _tok_span(name))
 
-    def _port(self, meta, name, kind, ty=None, init=None):
-        return S.Port(str(name), kind, ty, init, _meta_span(meta), _tok_span(name))
+    @staticmethod
+    def _port(span, name, kind, ty=None, init=None):
+        return S.Port(str(name), kind, ty, init, span, _tok_span(name))
 
-    @v_args(meta=True)
-    def port_in(self, meta, c):
-        return self._port(meta, c[0], "in", c[2])
+    @_rule
+    def port_in(self, span, c):
+        return self._port(span, c[0], "in", c[2])
 
-    @v_args(meta=True)
-    def port_out(self, meta, c):
-        return self._port(meta, c[0], "out", c[2])
+    @_rule
+    def port_out(self, span, c):
+        return self._port(span, c[0], "out", c[2])
 
-    @v_args(meta=True)
-    def port_out_reg(self, meta, c):
-        return self._port(meta, c[0], "out_reg", c[3], c[4])
+    @_rule
+    def port_out_reg(self, span, c):
+        return self._port(span, c[0], "out_reg", c[3], c[4])
 
-    @v_args(meta=True)
-    def port_clock(self, meta, c):
-        return self._port(meta, c[0], "clock")
+    @_rule
+    def port_clock(self, span, c):
+        return self._port(span, c[0], "clock")
 
-    @v_args(meta=True)
-    def port_reset(self, meta, c):
-        return self._port(meta, c[0], "reset")
+    @_rule
+    def port_reset(self, span, c):
+        return self._port(span, c[0], "reset")
 
-    @v_args(meta=True)
-    def port_reset_n(self, meta, c):
-        return self._port(meta, c[0], "reset_n")
+    @_rule
+    def port_reset_n(self, span, c):
+        return self._port(span, c[0], "reset_n")
 
-    @v_args(meta=True)
-    def reg_decl(self, meta, c):
-        ghost, _reg, name, ty, size, init = c
-        return S.RegDecl(str(name), ty, size, init, ghost is not None, _meta_span(meta), _tok_span(name))
+    @_raw
+    def reg_decl(self, span, c):
+        name = _token(c, "NAME")
+        ghost = _token(c, "GHOST") is not None
+        return S.RegDecl(str(name), _after(c, ":"), _after(c, "["), _after(c, "="), ghost, span, _tok_span(name))
 
-    @v_args(meta=True)
-    def wire_decl(self, meta, c):
-        ghost, _wire, name, ty, value = c
-        return S.WireDecl(str(name), ty, value, ghost is not None, _meta_span(meta), _tok_span(name))
+    @_raw
+    def wire_decl(self, span, c):
+        name = _token(c, "NAME")
+        ghost = _token(c, "GHOST") is not None
+        return S.WireDecl(str(name), _after(c, ":"), _after(c, "="), ghost, span, _tok_span(name))
 
-    @v_args(meta=True)
-    def mod_assign(self, meta, c):
+    @_rule
+    def mod_assign(self, span, c):
         name, value = c
-        return S.ModAssign(str(name), value, _meta_span(meta), _tok_span(name))
+        return S.ModAssign(str(name), value, span, _tok_span(name))
 
-    @v_args(meta=True)
-    def comb_block(self, meta, c):
-        ghost, _kw, body = c
-        return S.CombBlock(body, ghost is not None, _meta_span(meta))
+    @_raw
+    def comb_block(self, span, c):
+        return S.CombBlock(c[-1].items, _token(c, "GHOST") is not None, span)
 
-    @v_args(meta=True)
-    def seq_block(self, meta, c):
-        ghost, _kw, body = c
-        return S.SeqBlock(body, ghost is not None, _meta_span(meta))
+    @_raw
+    def seq_block(self, span, c):
+        return S.SeqBlock(c[-1].items, _token(c, "GHOST") is not None, span)
 
-    @v_args(meta=True)
-    def spec(self, meta, c):
+    @_rule
+    def spec(self, span, c):
         kw, expr = c
-        return S.Spec(str(kw.children[0]), expr, _meta_span(meta))
+        return S.Spec(str(kw), expr, span)
+
+    def spec_kw(self, c):
+        return c[0]
 
     # -- statements
-    def block(self, c):
-        return tuple(c)
+    @_rule
+    def block(self, span, c):
+        return _Seq(c, span)
 
-    @v_args(meta=True)
-    def assign(self, meta, c):
-        return S.Assign(c[0], c[1], _meta_span(meta))
+    @_rule
+    def assign(self, span, c):
+        return S.Assign(c[0], c[1], span)
 
-    @v_args(meta=True)
-    def nb_assign(self, meta, c):
-        return S.NbAssign(c[0], c[1], _meta_span(meta))
+    @_rule
+    def nb_assign(self, span, c):
+        return S.NbAssign(c[0], c[1], span)
 
-    @v_args(meta=True)
-    def let_stmt(self, meta, c):
-        name, ty, value = c
-        return S.Let(str(name), ty, value, _meta_span(meta), _tok_span(name))
+    @_raw
+    def let_stmt(self, span, c):
+        name = _token(c, "NAME")
+        return S.Let(str(name), _after(c, ":"), _after(c, "="), span, _tok_span(name))
 
-    @v_args(meta=True)
-    def if_stmt(self, meta, c):
-        cond, then, else_ = c
+    @_rule
+    def if_stmt(self, span, c):
+        cond, then, *rest = c
+        else_ = rest[0] if rest else None
         if isinstance(else_, S.If):
             else_ = (else_,)
-        return S.If(cond, then, else_, _meta_span(meta))
+        elif else_ is not None:
+            else_ = else_.items
+        return S.If(cond, then.items, else_, span)
 
-    @v_args(meta=True)
-    def match_stmt(self, meta, c):
+    @_rule
+    def match_stmt(self, span, c):
         subject, *arms = c
-        return S.Match(subject, tuple(a for a in arms if a is not None), _meta_span(meta))
+        return S.Match(subject, tuple(arms), span)
 
-    @v_args(meta=True)
-    def stmt_arm(self, meta, c):
-        return S.StmtArm(c[0], c[1], _meta_span(meta))
+    @_rule
+    def stmt_arm(self, span, c):
+        return S.StmtArm(c[0].items, c[1].items, span)
 
-    @v_args(meta=True)
-    def for_stmt(self, meta, c):
-        var, start, end, body = c
-        return S.For(str(var), start, end, body, _meta_span(meta), _tok_span(var))
+    @_rule
+    def for_stmt(self, span, c):
+        var, _in, start, end, body = c
+        return S.For(str(var), start, end, body.items, span, _tok_span(var))
 
-    @v_args(meta=True)
-    def lv_name(self, meta, c):
-        return S.LValue(str(c[0]), None, None, None, _meta_span(meta), _tok_span(c[0]))
+    @_rule
+    def lv_name(self, span, c):
+        return S.LValue(str(c[0]), None, None, None, span, _tok_span(c[0]))
 
-    @v_args(meta=True)
-    def lv_index(self, meta, c):
-        return S.LValue(str(c[0]), c[1], None, None, _meta_span(meta), _tok_span(c[0]))
+    @_rule
+    def lv_index(self, span, c):
+        return S.LValue(str(c[0]), c[1], None, None, span, _tok_span(c[0]))
 
-    @v_args(meta=True)
-    def lv_slice(self, meta, c):
-        return S.LValue(str(c[0]), None, c[1], c[2], _meta_span(meta), _tok_span(c[0]))
+    @_rule
+    def lv_slice(self, span, c):
+        return S.LValue(str(c[0]), None, c[1], c[2], span, _tok_span(c[0]))
 
     # -- patterns
-    def patterns(self, c):
-        return tuple(c)
+    @_rule
+    def patterns(self, span, c):
+        return _Seq(c, span)
 
-    @v_args(meta=True)
-    def pat_int(self, meta, c):
-        lit = self.int_lit(meta, c)
+    @_rule
+    def pat_int(self, span, c):
+        lit = self.int_lit(c)
         return S.PatInt(lit, lit.span)
 
-    @v_args(meta=True)
-    def pat_variant(self, meta, c):
+    @_rule
+    def pat_variant(self, span, c):
         return S.PatVariant(c[0], c[0].span)
 
-    @v_args(meta=True)
-    def pat_wild(self, meta, c):
-        return S.PatWild(_meta_span(meta))
+    @_rule
+    def pat_wild(self, span, c):
+        return S.PatWild(span)
 
-    @v_args(meta=True)
-    def pat_true(self, meta, c):
-        return S.PatBool(True, _meta_span(meta))
+    @_rule
+    def pat_true(self, span, c):
+        return S.PatBool(True, span)
 
-    @v_args(meta=True)
-    def pat_false(self, meta, c):
-        return S.PatBool(False, _meta_span(meta))
+    @_rule
+    def pat_false(self, span, c):
+        return S.PatBool(False, span)
 
     # -- expressions
-    @v_args(meta=True)
-    def quant(self, meta, c):
+    def atom(self, c):
+        """`( expr )`: the expression itself; its parentheses count in the spans around it."""
+        _lpar, inner, _rpar = c
+        self.container[id(inner)] = self.span_of(c)
+        return inner
+
+    def cmp_op(self, c):
+        return _Op(c[0])
+
+    shift_op = add_op = un_op = cmp_op
+
+    def quant_kw(self, c):
+        return c[0]
+
+    @_rule
+    def quant(self, span, c):
         kw, var, ty, body = c
-        return S.Quant(str(kw.children[0]), str(var), ty, body, _meta_span(meta), _tok_span(var))
+        return S.Quant(str(kw), str(var), ty, body, span, _tok_span(var))
 
-    @v_args(meta=True)
-    def implies(self, meta, c):
-        return S.Binary("==>", c[0], c[1], _meta_span(meta))
+    @_rule
+    def implies(self, span, c):
+        return S.Binary("==>", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def if_expr(self, meta, c):
-        return S.IfExpr(c[0], c[1], c[2], _meta_span(meta))
+    @_rule
+    def if_expr(self, span, c):
+        return S.IfExpr(c[0], c[1], c[2], span)
 
-    def _bin(self, meta, op, left, right):
-        return S.Binary(op, left, right, _meta_span(meta))
+    @_rule
+    def bin_or(self, span, c):
+        return S.Binary("||", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def bin_or(self, meta, c):
-        return self._bin(meta, "||", c[0], c[1])
+    @_rule
+    def bin_and(self, span, c):
+        return S.Binary("&&", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def bin_and(self, meta, c):
-        return self._bin(meta, "&&", c[0], c[1])
+    @_rule
+    def bin_bor(self, span, c):
+        return S.Binary("|", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def bin_bor(self, meta, c):
-        return self._bin(meta, "|", c[0], c[1])
+    @_rule
+    def bin_bxor(self, span, c):
+        return S.Binary("^", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def bin_bxor(self, meta, c):
-        return self._bin(meta, "^", c[0], c[1])
+    @_rule
+    def bin_band(self, span, c):
+        return S.Binary("&", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def bin_band(self, meta, c):
-        return self._bin(meta, "&", c[0], c[1])
+    @_rule
+    def bin_mul(self, span, c):
+        return S.Binary("*", c[0], c[1], span)
 
-    @v_args(meta=True)
-    def bin_mul(self, meta, c):
-        return self._bin(meta, "*", c[0], c[1])
+    @_rule
+    def compare(self, span, c):
+        return S.Binary(c[1].text, c[0], c[2], span)
 
-    @v_args(meta=True)
-    def compare(self, meta, c):
-        return self._bin(meta, str(c[1].children[0]), c[0], c[2])
+    bin_shift = bin_sum = compare
 
-    @v_args(meta=True)
-    def bin_shift(self, meta, c):
-        return self._bin(meta, str(c[1].children[0]), c[0], c[2])
+    @_rule
+    def unary(self, span, c):
+        return S.Unary(c[0].text, c[1], span)
 
-    @v_args(meta=True)
-    def bin_sum(self, meta, c):
-        return self._bin(meta, str(c[1].children[0]), c[0], c[2])
+    @_rule
+    def cast(self, span, c):
+        return S.Cast(c[0], c[1], span)
 
-    @v_args(meta=True)
-    def unary(self, meta, c):
-        return S.Unary(str(c[0].children[0]), c[1], _meta_span(meta))
+    @_rule
+    def index(self, span, c):
+        return S.Index(c[0], c[1], span)
 
-    @v_args(meta=True)
-    def cast(self, meta, c):
-        return S.Cast(c[0], c[1], _meta_span(meta))
+    @_rule
+    def slice(self, span, c):
+        return S.Slice(c[0], c[1], c[2], span)
 
-    @v_args(meta=True)
-    def index(self, meta, c):
-        return S.Index(c[0], c[1], _meta_span(meta))
-
-    @v_args(meta=True)
-    def slice(self, meta, c):
-        return S.Slice(c[0], c[1], c[2], _meta_span(meta))
-
-    @v_args(meta=True)
-    def int_lit(self, meta, c):
+    def int_lit(self, c):
         tok = c[0]
         span = _tok_span(tok)
         parsed = parse_int_text(str(tok))
         if parsed is None:
-            self.diags.append(error("P004", f"malformed integer literal `{tok}`", span))
+            self.diags.append(error("P004", f"malformed integer literal `{tok}`", span, _INT_FORMS))
             return S.IntLit(0, None, str(tok), span)
         value, suffix = parsed
         return S.IntLit(value, suffix, str(tok), span)
 
-    @v_args(meta=True)
-    def true_lit(self, meta, c):
-        return S.BoolLit(True, _meta_span(meta))
+    @_rule
+    def true_lit(self, span, c):
+        return S.BoolLit(True, span)
 
-    @v_args(meta=True)
-    def false_lit(self, meta, c):
-        return S.BoolLit(False, _meta_span(meta))
+    @_rule
+    def false_lit(self, span, c):
+        return S.BoolLit(False, span)
 
-    @v_args(meta=True)
-    def name(self, meta, c):
+    def name(self, c):
         return S.Name(str(c[0]), _tok_span(c[0]))
 
-    @v_args(meta=True)
-    def path(self, meta, c):
-        return S.Path(str(c[0]), str(c[1]), _meta_span(meta))
+    @_rule
+    def path(self, span, c):
+        return S.Path(str(c[0]), str(c[1]), span)
 
-    @v_args(meta=True)
-    def hole(self, meta, c):
+    def hole(self, c):
         return S.Hole(str(c[0])[1:], _tok_span(c[0]))
 
-    @v_args(meta=True)
-    def call(self, meta, c):
+    @_rule
+    def call(self, span, c):
         name, *args = c
-        args = tuple(a for a in args if a is not None)
-        return S.Call(str(name), args, _meta_span(meta), _tok_span(name))
+        return S.Call(str(name), tuple(args), span, _tok_span(name))
 
-    @v_args(meta=True)
-    def concat(self, meta, c):
-        return S.Concat(tuple(c), _meta_span(meta))
+    @_rule
+    def concat(self, span, c):
+        return S.Concat(tuple(c), span)
 
-    @v_args(meta=True)
-    def match_expr(self, meta, c):
+    @_rule
+    def match_expr(self, span, c):
         subject, *arms = c
-        return S.MatchExpr(subject, tuple(a for a in arms if a is not None), _meta_span(meta))
+        return S.MatchExpr(subject, tuple(arms), span)
 
-    @v_args(meta=True)
-    def expr_arm(self, meta, c):
-        return S.ExprArm(c[0], c[1], _meta_span(meta))
+    @_rule
+    def expr_arm(self, span, c):
+        return S.ExprArm(c[0].items, c[1], span)
 
 
 def _describe(terminal: str) -> str:
@@ -375,6 +459,8 @@ def _describe(terminal: str) -> str:
         return terminal
     if isinstance(pattern, lark.lexer.PatternStr):
         return f"`{pattern.value}`"
+    if pattern.value.endswith(r"\b"):  # a keyword
+        return f"`{pattern.value[:-2]}`"
     return terminal.lower()
 
 
@@ -395,14 +481,76 @@ def _expected(names) -> str:
         out.append("an expression")
     ops = words & _OPERATORS
     if len(ops) >= 3:
-        words -= _OPERATORS
+        words -= _OPERATORS | {"`(`", "`::`"}  # after a name: a call or a path, rarely what was meant
         out.append("an operator")
-    out = sorted(words) + out
+    out = sorted(words, key=lambda w: (w[1:2].isalpha(), w)) + out  # punctuation first
     if len(out) > 8:
         out = out[:8] + ["..."]
     if len(out) > 1:
         return ", ".join(out[:-1]) + " or " + out[-1]
     return out[0] if out else "something else"
+
+
+_STATEMENT = ("`{}` is a statement: at module level put it inside `comb {{ ... }}` or `seq {{ ... }}`; "
+              "in a fn, use `if c then a else b`")
+_WORD_HINTS = {
+    **{w: _STATEMENT.format(w) for w in ("if", "for", "match", "let")},
+    "assign": "there is no `assign`: write `NAME = expr;` at module level",
+    **{w: "there is no `always`: clocked logic goes in `seq { ... }`, combinational logic in `comb { ... }`"
+       for w in ("always", "always_ff", "always_comb", "always_latch", "initial", "process")},
+    **{w: "ports are written `NAME: in TYPE` and `NAME: out TYPE`, in the module header"
+       for w in ("input", "output", "inout")},
+    **{w: "declare a wire, `wire NAME: TYPE;`, or a register, `reg NAME: TYPE = INIT;`"
+       for w in ("logic", "integer", "bit", "signal", "var")},
+    "begin": "blocks use braces, `{ ... }`, not `begin` and `end`",
+    "return": "a fn body ends with its result, written without `return`: `fn f(a: u8) -> u8 { a + 1 }`",
+    "elif": "write `else if`",
+    "elsif": "write `else if`",
+    "while": "the only loop is `for i in 0..N { ... }` with a constant N",
+    "loop": "the only loop is `for i in 0..N { ... }` with a constant N",
+}
+
+
+def _misused_word(e: lark.UnexpectedToken) -> Token | None:
+    """A keyword of sysr or of another HDL that the parser read as a name, just before the error."""
+    history = getattr(e, "token_history", None) or []
+    prev = history[-1] if history else None
+    if prev is not None and prev.type == "NAME" and str(prev) in _WORD_HINTS:
+        return prev
+    return None
+
+
+_COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+
+
+def _chained_comparison(tok: Token, expected) -> bool:
+    """Whether a comparison operator came where operators are allowed but comparisons are not."""
+    words = {_describe(n) for n in expected}
+    return str(tok) in _COMPARISONS and "`&&`" in words and "`==`" not in words
+
+
+_CHAR_HINTS = {
+    "'": "sized literals are written with a suffix: `0xffu8`, not `8'hff`",
+    "$": "there are no system functions: cast with `as` (`x as s8`); `prev(x)` is the previous value in specs",
+    "@": "there is no `always @(...)`: clocked logic goes in `seq { ... }`, combinational logic in `comb { ... }`",
+    "#": "there are no delays and no preprocessor",
+    "/": "there is no division: for a power of two shift right, `x >> 3`",
+    "%": "there is no modulo: for a power of two take the low bits, `x[2:0]`",
+    "\"": "there are no strings",
+}
+
+
+def _end_of_file(text: str, expected) -> Diagnostic:
+    """P003 at the end of the last line that holds something, saying what is missing."""
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    col = len(body.rsplit("\n", 1)[-1]) + 1
+    span = S.Span(line, col, line, col + 1)
+    words = {_describe(n) for n in expected}
+    for closer in ("`}`", "`)`", "`]`"):
+        if closer in words:
+            return error("P003", f"unexpected end of file: a closing {closer} is missing", span)
+    return error("P003", f"unexpected end of file; expected {_expected(expected)}", span)
 
 
 def _token_text(tok: Token) -> str:
@@ -413,8 +561,10 @@ def _token_text(tok: Token) -> str:
 
 def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
     """Parse a whole file. Returns the tree (None on a syntax error) and the diagnostics."""
+    if text.startswith("\ufeff"):  # a byte-order mark: blank it, keeping the columns
+        text = " " + text[1:]
     try:
-        tree = _parser().parse(text)
+        tree, diags = _run(text)
     except lark.UnexpectedToken as e:
         tok = e.token
         try:  # the precise set, after the reductions the LALR table would make
@@ -422,25 +572,37 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
         except Exception:  # pragma: no cover - fall back to the table's set
             pass
         if tok.type == "$END":
-            line = max(text.count("\n") + 1, 1)
-            last = text.rstrip("\n").splitlines()[-1:] or [""]
-            col = len(last[0]) + 1
-            span = S.Span(max(line - (1 if text.endswith("\n") else 0), 1), col,
-                          max(line - (1 if text.endswith("\n") else 0), 1), col + 1)
-            return None, [error("P003", f"unexpected end of file; expected {_expected(e.expected)}", span)]
+            return None, [_end_of_file(text, e.expected)]
         span = _tok_span(tok)
+        word = _misused_word(e)
+        if word is not None:
+            return None, [error("P001", f"`{word}` cannot be used here", _tok_span(word), _WORD_HINTS[str(word)])]
+        if _chained_comparison(tok, e.expected):
+            return None, [error("P001", f"comparisons do not chain: unexpected `{tok}` after a comparison", span,
+                                "write `a < b && b < c` for a range, or add parentheses to compare a "
+                                "comparison's result, `(a == b) == c`")]
         return None, [error("P001", f"unexpected {_token_text(tok)}; expected {_expected(e.expected)}", span)]
     except lark.UnexpectedCharacters as e:
         span = S.Span(e.line, e.column, e.line, e.column + 1)
         ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
-        return None, [error("P002", f"unexpected character `{ch}`; it is not part of sysr's syntax here", span)]
+        shown = ch if ch.isprintable() else repr(ch)[1:-1]
+        hint = (_CHAR_HINTS[ch],) if ch in _CHAR_HINTS else ()
+        return None, [error("P002", f"unexpected character `{shown}`; it is not part of sysr's syntax here",
+                            span, *hint)]
     except lark.UnexpectedInput as e:  # pragma: no cover - other lark input errors
         line = getattr(e, "line", 1) or 1
         col = getattr(e, "column", 1) or 1
         return None, [error("P001", f"syntax error: {e}", S.Span(line, col, line, col + 1))]
-    builder = _Build()
-    try:
-        result = builder.transform(tree)
-    except lark.exceptions.VisitError as e:
-        raise e.orig_exc from None
-    return result, builder.diags
+    if diags:  # malformed literals: like a syntax error, the checks do not run
+        return None, diags
+    return tree, diags
+
+
+def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
+    """Run the parser and its builder; lark's syntax errors propagate."""
+    parser = _parser()
+    builder = parser.options.transformer
+    with _LOCK:
+        builder.reset()
+        tree = parser.parse(text)
+        return tree, list(builder.diags)

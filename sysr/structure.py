@@ -39,6 +39,23 @@ def _walk_expr(e, fn, under_prev=False):
             _walk_expr(v, fn, under_prev)
 
 
+def lvalues(stmts, out: list | None = None) -> list:
+    """Every assignment target (`=` and `<=`) in a block, nested statements included, in order."""
+    out = [] if out is None else out
+    for st in stmts:
+        if isinstance(st, (S.Assign, S.NbAssign)):
+            out.append(st.target)
+        elif isinstance(st, S.If):
+            lvalues(st.then, out)
+            lvalues(st.else_ or (), out)
+        elif isinstance(st, S.Match):
+            for arm in st.arms:
+                lvalues(arm.body, out)
+        elif isinstance(st, S.For):
+            lvalues(st.body, out)
+    return out
+
+
 class Structure:
     def __init__(self, d: Design) -> None:
         self.d = d
@@ -47,6 +64,8 @@ class Structure:
         self.driver_span: dict[str, S.Span] = {}
         self.reads: dict[int, set[str]] = {}  # id(driver) -> comb signals read from elsewhere
         self.items: list[object] = []  # comb drivers
+        self.early_reads: set[tuple[int, str]] = set()  # (id(block), name) reported as A007
+        self.misdriven: set[str] = set()  # wires and outputs assigned with `<=` (A005)
 
     def err(self, code, msg, span, *notes, related=()):
         self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
@@ -73,10 +92,11 @@ class Structure:
             if sig is None or not sig.is_comb or under_prev:
                 return
             if sig.name in own:
-                if sig.name not in assigned:
+                if sig.name not in assigned and (item_id, sig.name) not in self.early_reads:
+                    self.early_reads.add((item_id, sig.name))  # one report per block and name
                     self.err("A007", f"{sig.describe()} is read before it is assigned in this block", n.span,
-                             "assign it earlier in the block, or read it after its assignment")
-                    assigned.add(sig.name)  # one report per name
+                             "assign it earlier in the block (a default at the top), or read it after "
+                             "its assignment")
             else:
                 self.reads[item_id].add(sig.name)
         _walk_expr(e, visit)
@@ -97,8 +117,10 @@ class Structure:
                 self.expr_reads(x, item_id, own, assigned)
             if lv.index is not None or lv.hi is not None:
                 if lv.name in own and lv.name not in assigned:
-                    self.err("A007", f"part of `{lv.name}` is assigned before `{lv.name}` is assigned whole", lv.span,
-                             f"assign a default first, e.g. `{lv.name} = 0;`")
+                    if (item_id, lv.name) not in self.early_reads:
+                        self.early_reads.add((item_id, lv.name))
+                        self.err("A007", f"part of `{lv.name}` is assigned before `{lv.name}` is assigned whole",
+                                 lv.span, f"assign a default first, e.g. `{lv.name} = 0;`")
                     return assigned | {lv.name}
                 return assigned
             return assigned | {lv.name}
@@ -129,25 +151,11 @@ class Structure:
             return assigned
         return assigned
 
-    def targets(self, stmts, out: list) -> list:
-        for st in stmts:
-            if isinstance(st, (S.Assign, S.NbAssign)):
-                out.append(st.target)
-            elif isinstance(st, S.If):
-                self.targets(st.then, out)
-                self.targets(st.else_ or (), out)
-            elif isinstance(st, S.Match):
-                for arm in st.arms:
-                    self.targets(arm.body, out)
-            elif isinstance(st, S.For):
-                self.targets(st.body, out)
-        return out
-
     def comb_block(self, item: S.CombBlock) -> None:
         self.items.append(item)
         self.reads[id(item)] = set()
         own: set[str] = set()
-        for lv in self.targets(item.body, []):
+        for lv in lvalues(item.body):
             sig = self.sig_of(lv)
             if sig is not None and sig.is_comb:
                 if sig.name not in own:
@@ -156,6 +164,8 @@ class Structure:
         partial: dict[str, tuple] = {}
         final = self.comb_stmts(item.body, id(item), own, set(), partial)
         for name in sorted(own - final, key=lambda n: self.d.signals[n].index):
+            if (id(item), name) in self.early_reads:
+                continue  # the missing default is the one mistake, reported as A007
             span, kind = partial.get(name, (item.span, "block"))
             word = {"if": "one branch of this `if` but not in every branch",
                     "match": "some arms of this `match` but not in all of them",
@@ -172,12 +182,19 @@ class Structure:
         self.reads[id(item)] = set()
         self.add_driver(sig, item, span)
         self.expr_reads(value, id(item), set(), set())
+        if name in self.reads[id(item)]:  # `y = y + 1;`: a loop through one driver
+            self.reads[id(item)].discard(name)
+            self.err("A003", f"combinational cycle: {name} -> {name}", item.span,
+                     f"`{name}` is computed from itself; to use its previous value, keep it in a register "
+                     f"(`reg NAME: T = INIT;` assigned with `<=` in `seq`)")
 
     # ---- seq blocks ------------------------------------------------------------------
     def seq_block(self, item: S.SeqBlock) -> None:
         seen: set[str] = set()
-        for lv in self.targets(item.body, []):
+        for lv in lvalues(item.body):
             sig = self.sig_of(lv)
+            if sig is not None and sig.is_comb:
+                self.misdriven.add(sig.name)  # `<=` to a wire or output: reported as A005
             if sig is not None and sig.is_state and sig.name not in seen:
                 seen.add(sig.name)
                 self.add_driver(sig, item, lv.name_span)
@@ -249,7 +266,7 @@ class Structure:
         d.comb_order = self.order()
         d.drivers = dict(self.drivers)
         for sig in d.signals.values():
-            if sig.is_comb and sig.name not in self.drivers:
+            if sig.is_comb and sig.name not in self.drivers and sig.name not in self.misdriven:
                 what = "output" if sig.kind == "out" else "wire"
                 self.err("A006", f"{sig.describe()} is never driven", sig.span,
                          f"assign it: `{sig.name} = ...;` at module level or in a `comb` block")
@@ -257,7 +274,7 @@ class Structure:
         self.invariant_inputs()
         for hole, ty in d.holes:
             name = f"`?{hole.name}`" if hole.name else "`?`"
-            tdesc = f"of type `{ty}`" if ty is not None else "whose type is not known here"
+            tdesc = f"(of type `{ty}`)" if ty is not None else "(its type is not known here)"
             self.err("H001", f"hole {name} {tdesc} is not filled in", hole.span,
                      f"replace it with an expression of type `{ty}`" if ty is not None else
                      "replace it with an expression")

@@ -67,6 +67,7 @@ class CycleEncoder:
         self.vars = vars
         self.ctx = ctx
         self.memo: dict[int, object] = {}
+        self.keep: list[object] = []
 
     def bv(self, value: int, width: int):
         return z3.BitVecVal(value, width, self.ctx)
@@ -78,6 +79,7 @@ class CycleEncoder:
         for node in E.postorder(n, self.memo, self._behind):
             if id(node) not in self.memo:
                 self.memo[id(node)] = self._enc(node)
+                self.keep.append(node)  # the memo is keyed by id: keep the node alive with it
         return self.memo[id(n)]
 
     def _behind(self, v: E.Var):

@@ -25,6 +25,9 @@ from ..types import Ty, to_signed
 from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
+QUICK_S = 2.0  # time limit for the lemma-free induction check
+
+
 class VerifierBug(Exception):
     """The verifier contradicted itself (e.g. a trace that does not replay): a bug in sysr."""
 
@@ -392,11 +395,15 @@ class Prover:
         for v in candidates:
             for t in range(k):
                 s.add(z3.Implies(lemma_lits[id(v)], un.prop(v.prop, t)))
+        # Properties that hold in every state (facts about one cycle's values) need no induction:
+        # settle them first on a one-cycle problem, so that the whole unrolling cannot make an
+        # easy property time out.
+        settled = self.hold_everywhere(candidates)
         lemmas = list(candidates)
         changed = True
         while changed:
             changed = False
-            for v in list(lemmas):
+            for v in [x for x in lemmas if id(x) not in settled]:
                 t0 = time.perf_counter()
                 res = s.check(*[lemma_lits[id(x)] for x in lemmas], z3.Not(un.prop(v.prop, k)))
                 v.time_s += time.perf_counter() - t0
@@ -409,6 +416,16 @@ class Prover:
                 else:
                     failed[id(v)] = (v, s.model(), un)
         return failed
+
+    def hold_everywhere(self, candidates: list[Verdict]) -> set[int]:
+        """The ids of the properties that hold in any state under the requirements (one free cycle),
+        each checked with a short time limit."""
+        s = make_solver(min(self.opts.timeout, QUICK_S))
+        un = Unrolling(self.sys, "e", s.ctx)
+        s.add(*un.valid(0, state_too=True))
+        for r in self.sys.requires:
+            s.add(un.prop(r, 0))
+        return {id(v) for v in candidates if s.check(z3.Not(un.prop(v.prop, 0))) == z3.unsat}
 
     def not_inductive(self, v: Verdict, model, un: Unrolling, k: int) -> None:
         idx = self.verdicts.index(v)

@@ -1,0 +1,517 @@
+"""Expressions to Verilog text that means exactly what `sysr.types` says.
+
+The discipline that makes widths and signedness exact:
+
+- Every lowered expression is text whose *self-determined* width is the sysr width and which
+  is *unsigned* in Verilog. Since sysr operands of an operator share one type and every
+  assignment target has the value's width, Verilog's context width is always the sysr width,
+  so `+ - * << ~` and unary `-` wrap exactly where sysr wraps.
+- Signedness appears only where the result depends on it, and never leaks: signed comparisons
+  are `$signed(a) < $signed(b)` (a 1-bit result), a signed `>>` is `{$signed(a) >>> n}` (the
+  braces make it self-determined and unsigned again; a whole right-hand side drops them), and
+  sign extension is a replication of the sign bit.
+- Width changes are explicit: zero extension is `{8'd0, x}`; truncation and slices are part
+  selects on a name (`x[3:0]`) or, on any other expression, a call of a small generated
+  function (`bits9_7_0(a + b)`), since Verilog selects only from names.
+
+fn calls are inlined; `for` loop variables are constants, and expressions built from them are
+folded to literals with the reference operators.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from .. import syntax as S
+from ..model import Design, Local, Signal
+from ..types import (Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
+                     op_unary, popcount_width, to_signed)
+from .ir import Assign, Gen
+from .names import Names
+
+# Verilog operator precedence, tightest first.
+ATOM, UNARY, MUL, ADD, SHIFT, REL, EQ, BAND, BXOR, BOR, LAND, LOR, COND = (
+    100, 90, 80, 70, 60, 50, 40, 35, 30, 25, 20, 15, 10)
+PREC = {"*": MUL, "+": ADD, "-": ADD, "<<": SHIFT, ">>": SHIFT, ">>>": SHIFT, "<": REL,
+        "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ, "&": BAND, "^": BXOR, "|": BOR,
+        "&&": LAND, "||": LOR}
+_IDENT = re.compile(r"[A-Za-z_\x00][A-Za-z_0-9\x00]*$")
+
+
+@dataclass(frozen=True)
+class V:
+    """A lowered expression."""
+    text: str  # unsigned Verilog whose self-determined width is `width`
+    prec: int
+    width: int
+    value: int | None = None  # the value, when it is a constant
+    loopy: bool = False  # built from a loop variable: print it folded when constant
+    local: bool = False  # reads what the current comb block assigned earlier
+    top: tuple[str, int] | None = None  # the text to use as a whole right-hand side
+    at: tuple[str, int] | None = None  # bits [offset + width - 1 : offset] of a vector name
+    chain: tuple | None = None  # a ?: chain: ((cond, value), ...) and the final value
+
+    @property
+    def ident(self) -> bool:
+        """A plain signal or temporary name: bits and slices select from it directly."""
+        return self.prec == ATOM and bool(_IDENT.match(self.text))
+
+    @property
+    def base(self) -> tuple[str, int] | None:
+        """(name, offset) when selects can address this value's bits in a named vector."""
+        return self.at or ((self.text, 0) if self.ident else None)
+
+    @property
+    def rhs(self) -> str:
+        return self.top[0] if self.top else self.text
+
+
+def literal(value: int, width: int, radix: str = "d") -> str:
+    if width == 1:
+        return f"1'b{value}"
+    if radix == "h":
+        return f"{width}'h{value:x}"
+    if radix == "b":
+        return f"{width}'b{value:b}"
+    return f"{width}'d{value}"
+
+
+def const_v(value: int, ty: Ty, loopy: bool = False) -> V:
+    """A constant of type `ty` (a bit pattern); negative signed values print as `-8'd5`."""
+    if ty.signed and ty.width > 1 and to_signed(value, ty.width) < 0:
+        text = "-" + literal(-to_signed(value, ty.width), ty.width)
+        return V(text, UNARY, ty.width, value, loopy)
+    return V(literal(value, ty.width), ATOM, ty.width, value, loopy)
+
+
+def operand(v: V, prec: int, right: bool = False) -> str:
+    """`v` as an operand of an operator of precedence `prec`, parenthesised where Verilog
+    needs it and wherever operators of different kinds meet (`a + (b * c)`, `(x & m) == 0`),
+    except comparisons under `&&` and `||`."""
+    if v.prec == UNARY and v.text.startswith("-") and prec < UNARY:
+        return f"({v.text})"
+    if v.prec >= UNARY or (v.prec == prec and not right):
+        return v.text
+    if prec in (LAND, LOR) and v.prec in (REL, EQ):
+        return v.text
+    return f"({v.text})"
+
+
+def unary_operand(v: V) -> str:
+    return v.text if v.prec == ATOM else f"({v.text})"
+
+
+def index_text(v: V) -> str:
+    """An index: a plain number when constant; an expression in braces, since Icarus
+    evaluates an array index at a width that does not wrap (the standard says it is
+    self-determined, and Yosys agrees): `m[{a + b}]`."""
+    if v.value is not None and not (v.prec == ATOM and _IDENT.match(v.text)):
+        return str(v.value)
+    return v.text if v.prec == ATOM else "{" + v.text + "}"
+
+
+def select_digits(hi: int, lo: int) -> str:
+    return f"[{hi}]" if hi == lo else f"[{hi}:{lo}]"
+
+
+@dataclass
+class Ctx:
+    """Where an expression is lowered."""
+    mode: str  # "assign" (continuous), "comb" (an always @* block) or "seq" (a clocked block)
+    env: dict[int, V] = field(default_factory=dict)  # id(Local) -> value: lets, loop variables
+    params: dict[str, V] = field(default_factory=dict)  # a fn's parameters while inlining it
+    block: frozenset[str] = frozenset()  # the signals the current comb block assigns
+    pre: list | None = None  # statements to emit before the current one
+    known: dict[str, V] | None = None  # constant values of signals (a comb block with no inputs)
+
+    def bind(self, local: Local, v: V) -> "Ctx":
+        return replace(self, env={**self.env, id(local): v})
+
+
+class Exprs:
+    """Lowers expressions of one design."""
+
+    def __init__(self, design: Design, names: Names, gen: Gen, flat: frozenset[str] = frozenset()) -> None:
+        self.d = design
+        self.names = names  # ("sig", n) / ("const", n) / ("variant", enum, v) -> Verilog name
+        self.gen = gen
+        self.flat = flat  # memories lowered as flat vectors, like register arrays
+
+    def is_ram(self, sig: Signal) -> bool:
+        """A memory lowered as a Verilog array (`reg [7:0] m [0:15]`)."""
+        return sig.kind == "mem" and sig.name not in self.flat
+
+    def ty(self, e) -> Ty:
+        return self.d.types[id(e)]
+
+    def __call__(self, e, ctx: Ctx) -> V:
+        return getattr(self, "e_" + type(e).__name__)(e, ctx)
+
+    # ---- leaves ----------------------------------------------------------------------
+    def e_IntLit(self, e: S.IntLit, ctx: Ctx) -> V:
+        ty = self.ty(e)
+        value = from_int(e.value, ty.width)
+        radix = "h" if e.text.startswith("0x") else "b" if e.text.startswith("0b") else "d"
+        return V(literal(value, ty.width, radix), ATOM, ty.width, value)
+
+    def e_BoolLit(self, e: S.BoolLit, ctx: Ctx) -> V:
+        return V(literal(int(e.value), 1), ATOM, 1, int(e.value))
+
+    def e_Path(self, e: S.Path, ctx: Ctx) -> V:
+        info = self.d.enums[e.enum]
+        return V(self.names[("variant", e.enum, e.variant)], ATOM, info.ty.width,
+                 info.variants[e.variant])
+
+    def e_Name(self, e: S.Name, ctx: Ctx) -> V:
+        ref = self.d.refs[id(e)]
+        if isinstance(ref, Local):
+            return ctx.params[ref.name] if ref.kind == "param" else ctx.env[id(ref)]
+        if isinstance(ref, str):
+            ty, value = self.d.consts[ref]
+            return V(self.names[("const", ref)], ATOM, ty.width, value)
+        if ctx.known is not None:
+            return ctx.known[ref.name]
+        return V(self.names[("sig", ref.name)], ATOM, ref.ty.width, local=ref.name in ctx.block)
+
+    # ---- operators -------------------------------------------------------------------
+    def fold(self, ty: Ty, value: int | None, parts) -> V | None:
+        """The constant, when the expression is built from a loop variable and is constant."""
+        if value is not None and any(p.loopy for p in parts):
+            return const_v(value, ty, loopy=True)
+        return None
+
+    @staticmethod
+    def flags(parts) -> dict:
+        return {"local": any(p.local for p in parts)}
+
+    def binop(self, op: str, l: V, r: V, width: int, value: int | None = None) -> V:
+        p = PREC[op]
+        text = f"{operand(l, p)} {op} {operand(r, p, right=True)}"
+        return V(text, p, width, value, **self.flags((l, r)))
+
+    def e_Unary(self, e: S.Unary, ctx: Ctx) -> V:
+        a = self(e.operand, ctx)
+        ty = self.ty(e)
+        value = op_unary(e.op, a.value, ty) if a.value is not None else None
+        folded = self.fold(ty, value, [a])
+        if folded:
+            return folded
+        return V(e.op + unary_operand(a), UNARY, ty.width, value, **self.flags([a]))
+
+    def e_Binary(self, e: S.Binary, ctx: Ctx) -> V:
+        l, r = self(e.left, ctx), self(e.right, ctx)
+        lt, ty = self.ty(e.left), self.ty(e)
+        value = None
+        if l.value is not None and r.value is not None:
+            value = op_binary(e.op, l.value, r.value, lt, self.ty(e.right))
+        folded = self.fold(ty, value, [l, r])
+        if folded:
+            return folded
+        op, flags = e.op, self.flags((l, r))
+        if op == "==>":
+            return self.binop("||", V("!" + unary_operand(l), UNARY, 1), r, 1, value)
+        if op in ("<<", ">>"):
+            amount = index_text(r) if r.value is not None else operand(r, SHIFT, right=True)
+            if op == ">>" and lt.signed:
+                inner = f"$signed({l.text}) >>> {amount}"
+                return V("{" + inner + "}", ATOM, ty.width, value, top=(inner, SHIFT), **flags)
+            return V(f"{operand(l, SHIFT)} {op} {amount}", SHIFT, ty.width, value, **flags)
+        if op in ("<", "<=", ">", ">=") and lt.signed:
+            text = f"$signed({l.text}) {op} $signed({r.text})"
+            return V(text, REL, 1, value, **flags)
+        return self.binop(op, l, r, ty.width, value)
+
+    def e_Cast(self, e: S.Cast, ctx: Ctx) -> V:
+        a = self(e.operand, ctx)
+        src, dst = self.ty(e.operand), self.ty(e)
+        value = op_cast(a.value, src, dst) if a.value is not None else None
+        if value is not None:
+            return const_v(value, dst, a.loopy)
+        flags = self.flags([a])
+        if dst.width == src.width:
+            return a
+        if dst.width < src.width:
+            return self.select(a, dst.width - 1, 0, None)
+        ext = dst.width - src.width
+        if not src.signed:
+            return V(f"{{{literal(0, ext)}, {a.text}}}", ATOM, dst.width, **flags)
+        if src.width == 1:
+            return V(f"{{{dst.width}{{{a.text}}}}}", ATOM, dst.width, **flags)
+        if a.base:
+            sign = f"{a.base[0]}[{a.base[1] + src.width - 1}]"
+            return V(f"{{{{{ext}{{{sign}}}}}, {a.text}}}", ATOM, dst.width, **flags)
+        return self.call_helper(self.sext_helper(src.width, dst.width), [a], dst.width, None)
+
+    def e_IfExpr(self, e: S.IfExpr, ctx: Ctx) -> V:
+        c = self(e.cond, ctx)
+        if c.value is not None and c.loopy:
+            return self(e.then if c.value else e.else_, ctx)
+        t, f = self(e.then, ctx), self(e.else_, ctx)
+        return self.mux(c, t, f, self.ty(e).width)
+
+    def mux(self, c: V, t: V, f: V, width: int) -> V:
+        value = None
+        if c.value is not None:
+            value = t.value if c.value else f.value
+        ct = c.text if c.prec > LAND else f"({c.text})"
+        tt = t.text if t.prec > COND else f"({t.text})"
+        ft = f.text if f.prec >= COND else f"({f.text})"
+        chain = ((((ct, tt),) + f.chain[0], f.chain[1]) if f.chain else (((ct, tt),), ft))
+        return V(f"{ct} ? {tt} : {ft}", COND, width, value, chain=chain, **self.flags((c, t, f)))
+
+    def e_MatchExpr(self, e: S.MatchExpr, ctx: Ctx) -> V:
+        s = self(e.subject, ctx)
+        sty = self.ty(e.subject)
+        arms = self.live_arms(e.arms)
+        if s.value is not None and s.loopy:
+            for arm in arms:
+                if arm is arms[-1] or s.value in self.pattern_values(arm.patterns, sty):
+                    return self(arm.value, ctx)
+        result = self(arms[-1].value, ctx)
+        for arm in reversed(arms[:-1]):
+            cond = self.pattern_test(s, arm.patterns, sty)
+            result = self.mux(cond, self(arm.value, ctx), result, result.width)
+        return result
+
+    @staticmethod
+    def live_arms(arms):
+        """The arms up to the first wildcard; the last one is the default."""
+        out = []
+        for arm in arms:
+            out.append(arm)
+            if any(isinstance(p, S.PatWild) for p in arm.patterns):
+                break
+        return out
+
+    def pattern_values(self, pats, sty: Ty) -> list[int]:
+        out = []
+        for p in pats:
+            if isinstance(p, S.PatInt):
+                out.append(from_int(p.lit.value, sty.width))
+            elif isinstance(p, S.PatBool):
+                out.append(int(p.value))
+            elif isinstance(p, S.PatVariant):
+                out.append(self.d.enums[p.path.enum].variants[p.path.variant])
+        return out
+
+    def pattern_label(self, p, sty: Ty) -> str:
+        if isinstance(p, S.PatVariant):
+            return self.names[("variant", p.path.enum, p.path.variant)]
+        return literal(self.pattern_values([p], sty)[0], sty.width)
+
+    def pattern_test(self, s: V, pats, sty: Ty) -> V:
+        """`s == P1 || s == P2`, with its value when `s` is constant."""
+        out = None
+        for p in pats:
+            (v,) = self.pattern_values([p], sty)
+            eq = self.binop("==", s, V(self.pattern_label(p, sty), ATOM, sty.width), 1,
+                            None if s.value is None else int(s.value == v))
+            out = eq if out is None else self.binop(
+                "||", out, eq, 1, None if s.value is None else out.value | eq.value)
+        return out
+
+    # ---- selects -----------------------------------------------------------------------
+    def select(self, a: V, hi: int, lo: int, value: int | None) -> V:
+        """Bits hi..lo of `a`: a part select of a name, else a helper call."""
+        if hi == a.width - 1 and lo == 0:
+            return a
+        if a.base:
+            name, off = a.base
+            return V(name + select_digits(off + hi, off + lo), ATOM, hi - lo + 1, value,
+                     **self.flags([a]))
+        return self.call_helper(self.bits_helper(a.width, hi, lo), [a], hi - lo + 1, value)
+
+    def e_Slice(self, e: S.Slice, ctx: Ctx) -> V:
+        a = self(e.base, ctx)
+        hi, lo = self.d.const_values[id(e.hi)], self.d.const_values[id(e.lo)]
+        if a.value is not None:
+            return const_v(op_slice(a.value, hi, lo), self.ty(e), a.loopy)
+        return self.select(a, hi, lo, None)
+
+    def e_Index(self, e: S.Index, ctx: Ctx) -> V:
+        ref = self.d.refs.get(id(e.base)) if isinstance(e.base, S.Name) else None
+        if isinstance(ref, Signal) and ref.is_array:
+            return self.element(ref, self(e.index, ctx), ctx)
+        a, i = self(e.base, ctx), self(e.index, ctx)
+        if a.value is not None and i.value is not None:
+            return const_v((a.value >> i.value) & 1, self.ty(e), a.loopy or i.loopy)
+        if i.value is not None or a.width == 1:  # a dynamic index into one bit can only be 0
+            return self.select(a, i.value or 0, i.value or 0, None)
+        if a.base:
+            name, off = a.base
+            at = index_text(i) if not off else f"{off} + {index_text(i)}"
+            return V(f"{name}[{at}]", ATOM, 1, local=a.local or i.local)
+        return self.call_helper(self.bit_helper(a.width, i.width), [a, i], 1, None)
+
+    def element(self, sig: Signal, i: V, ctx: Ctx) -> V:
+        """An element of a memory (a Verilog array) or a register array (a flat vector)."""
+        name, w = self.names[("sig", sig.name)], sig.ty.width
+        if not self.is_ram(sig):
+            if i.value is not None:
+                text = name + select_digits(i.value * w + w - 1, i.value * w)
+                return V(text, ATOM, w, at=(name, i.value * w))
+            if w == 1:
+                text = f"{name}[{index_text(i)}]"
+            else:
+                text = f"{name}[{index_text(i)} * {w} +: {w}]"
+            return V(text, ATOM, w, local=i.local)
+        text = f"{name}[{index_text(i)}]"
+        if ctx.mode != "comb":
+            return V(text, ATOM, w, local=i.local)
+        return self.hoisted_read(sig, name, i, ctx)
+
+    def hoisted_read(self, sig: Signal, name: str, i: V, ctx: Ctx) -> V:
+        """A memory read in an always @* block, moved out to a wire.
+
+        Icarus warns when an always @* block reads an array word (it becomes sensitive to the
+        whole array). A continuous wire reads it instead; when the address depends on what the
+        block computed, the block first stores the address in a temporary.
+        """
+        w = sig.ty.width
+        if not i.local:
+            return V(self.gen.wire(f"{name}_rd", w, f"{name}[{index_text(i)}]"), ATOM, w)
+        addr = self.gen.temp(f"{name}_addr", i.width)
+        ctx.pre.append(Assign(addr, i.rhs, "=", "temp", addr))
+        return V(self.gen.wire(f"{name}_rd", w, f"{name}[{addr}]"), ATOM, w, local=True)
+
+    def e_Concat(self, e: S.Concat, ctx: Ctx) -> V:
+        parts = [self(p, ctx) for p in e.parts]
+        value = None
+        if all(p.value is not None for p in parts):
+            value = op_concat([(p.value, p.width) for p in parts])
+        folded = self.fold(self.ty(e), value, parts)
+        if folded:
+            return folded
+        text = "{" + ", ".join(p.text for p in parts) + "}"
+        return V(text, ATOM, sum(p.width for p in parts), value, **self.flags(parts))
+
+    # ---- calls -------------------------------------------------------------------------
+    def e_Call(self, e: S.Call, ctx: Ctx) -> V:
+        if e.func in self.d.fns:
+            return self.inline(e, ctx)
+        a = self(e.args[0], ctx)
+        ty, aty = self.ty(e), self.ty(e.args[0])
+        value = op_builtin(e.func, a.value, aty) if a.value is not None else None
+        folded = self.fold(ty, value, [a])
+        if folded:
+            return folded
+        return getattr(self, "b_" + e.func)(a, value)
+
+    def inline(self, e: S.Call, ctx: Ctx) -> V:
+        info = self.d.fns[e.func]
+        uses = _param_uses(info.decl)
+        params = {}
+        for (name, _), arg in zip(info.params, e.args):
+            v = self(arg, ctx)
+            params[name] = self.name_value(f"{e.func}_{name}", v, ctx) if uses.get(name, 0) > 1 else v
+        inner = replace(ctx, env={}, params=params)
+        for let in info.decl.lets:
+            v = self(let.value, inner)
+            inner = inner.bind(self.d.refs[id(let)], self.name_value(f"{e.func}_{let.name}", v, ctx))
+        return self(info.decl.body, inner)
+
+    def name_value(self, base: str, v: V, ctx: Ctx) -> V:
+        """A value an inlined fn reads by name (a `let`, a parameter used twice): a temporary
+        assigned before the statement in a block, a wire in a continuous assignment; a name or
+        a constant stays as it is."""
+        if v.value is not None or v.ident:
+            return v
+        if ctx.pre is not None:
+            tok = self.gen.temp(base, v.width)
+            ctx.pre.append(Assign(tok, v.rhs, "=", "temp", tok))
+            return V(tok, ATOM, v.width, local=True)
+        if ctx.mode == "assign":
+            return V(self.gen.wire(base, v.width, v.rhs), ATOM, v.width)
+        return v
+
+    def reduce(self, op: str, a: V, value) -> V:
+        return V(op + unary_operand(a), UNARY, 1, value, **self.flags([a]))
+
+    def b_and_reduce(self, a: V, value) -> V:
+        return self.reduce("&", a, value)
+
+    def b_or_reduce(self, a: V, value) -> V:
+        return self.reduce("|", a, value)
+
+    def b_xor_reduce(self, a: V, value) -> V:
+        return self.reduce("^", a, value)
+
+    def b_popcount(self, a: V, value) -> V:
+        if a.width == 1:
+            return a
+        return self.call_helper(self.popcount_helper(a.width), [a], popcount_width(a.width), value)
+
+    def power_of_two_test(self, a: V) -> V:
+        """`(a & (a - 1)) == 0`: at most one bit set."""
+        one, zero = V(literal(1, a.width), ATOM, a.width), V(literal(0, a.width), ATOM, a.width)
+        return self.binop("==", self.binop("&", a, self.binop("-", a, one, a.width), a.width), zero, 1)
+
+    def b_onehot0(self, a: V, value) -> V:
+        if a.width == 1:
+            return V("1'b1", ATOM, 1, 1)
+        return replace(self.power_of_two_test(a), value=value)
+
+    def b_onehot(self, a: V, value) -> V:
+        if a.width == 1:
+            return a
+        nonzero = self.binop("!=", a, V(literal(0, a.width), ATOM, a.width), 1)
+        return self.binop("&&", nonzero, self.power_of_two_test(a), 1, value)
+
+    # ---- helper functions --------------------------------------------------------------
+    def call_helper(self, token: str, args: list[V], width: int, value) -> V:
+        text = f"{token}({', '.join(a.rhs for a in args)})"
+        return V(text, ATOM, width, value, **self.flags(args))
+
+    def helper(self, key: tuple, base: str, width: int, inputs: list[tuple[str, int]], body):
+        def make(tok: str) -> list[str]:
+            lines = [f"function {_range(width)}{tok};"]
+            lines += [f"  input {_range(w)}{n};" for n, w in inputs]
+            return lines + [f"  {line}" if line else line for line in body(tok)] + ["endfunction"]
+        return self.gen.helper(key, base, width, make)
+
+    def bits_helper(self, width: int, hi: int, lo: int) -> str:
+        return self.helper(("bits", width, hi, lo), f"bits{width}_{hi}_{lo}", hi - lo + 1,
+                           [("v", width)], lambda t: [f"{t} = v{select_digits(hi, lo)};"])
+
+    def bit_helper(self, width: int, iw: int) -> str:
+        return self.helper(("bit", width, iw), f"bit{width}_i{iw}", 1, [("v", width), ("i", iw)],
+                           lambda t: [f"{t} = v[i];"])
+
+    def sext_helper(self, width: int, to: int) -> str:
+        ext = to - width
+        return self.helper(("sext", width, to), f"sext{width}_{to}", to, [("v", width)],
+                           lambda t: [f"{t} = {{{{{ext}{{v[{width - 1}]}}}}, v}};"])
+
+    def popcount_helper(self, width: int) -> str:
+        pw = popcount_width(width)
+
+        def body(t: str) -> list[str]:
+            return ["integer k;", "begin", f"  {t} = {literal(0, pw)};",
+                    f"  for (k = 0; k < {width}; k = k + 1) begin",
+                    f"    {t} = {t} + v[k];", "  end", "end"]
+        return self.helper(("popcount", width), f"popcount{width}", pw, [("v", width)], body)
+
+
+def _range(width: int) -> str:
+    return "" if width == 1 else f"[{width - 1}:0] "
+
+
+def syntax_nodes(node):
+    """Every syntax node in `node` (a node or a tuple of them), depth first."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from syntax_nodes(x)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, (S.Span, S.TypeRef)):
+        yield node
+        for name in node.__dataclass_fields__:
+            yield from syntax_nodes(getattr(node, name))
+
+
+def _param_uses(f: S.FnDecl) -> dict[str, int]:
+    """How often each name is read in a fn (parameters are the names not bound by its lets)."""
+    counts: dict[str, int] = {}
+    for node in syntax_nodes((f.lets, f.body)):
+        if isinstance(node, S.Name):
+            counts[node.name] = counts.get(node.name, 0) + 1
+    return counts

@@ -1,0 +1,261 @@
+"""One checked design to one Verilog-2005 module: ports, declarations and always blocks.
+
+Layout of the output: a header comment, the module with ANSI ports in source order, then
+localparams (consts and enum variants), declarations, helper functions, and the logic in
+source order: `assign` for module-level assignments and wires, `always @*` for comb blocks,
+and per seq block an `always @(posedge clk)` with the synchronous reset branch first. Memory
+writes go to a separate clocked block with no reset branch (only the reset as a write
+enable, since nothing in a seq block happens in a reset cycle), so that Yosys infers RAM.
+Ghost state and logic, and specifications, are not lowered.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import syntax as S
+from ..model import Design, Signal
+from .expr import Ctx, Exprs, _range, literal, syntax_nodes
+from .ir import INDENT, Assign, Gen, Group, If, assignment, assignments, nested_temps, prune, render
+from .names import VERILOG_KEYWORDS, Names, escape_keyword
+from .stmt import Stmts
+
+
+_CONST_INDEX = re.compile(r"\[([0-9]+)\]$")
+
+
+def lower(design: Design, source_name: str) -> str:
+    """The Verilog text of a design that passed the static checks."""
+    return ModuleLowering(design, source_name).run()
+
+
+class ModuleLowering:
+    def __init__(self, design: Design, source_name: str) -> None:
+        self.d = design
+        self.source = source_name
+        self.names = Names()
+        self.gen = Gen()
+        self.signals = [s for s in design.signals.values() if not s.ghost]
+        self.claim_source_names()
+        self.x = Exprs(design, self.names, self.gen, self.constant_address_memories())
+        self.s = Stmts(design, self.x, self.gen)
+        self.constant = {id(i) for i in design.module.items
+                         if isinstance(i, S.CombBlock) and not i.ghost and not self.reads_signals(i)}
+
+    def claim_source_names(self) -> None:
+        """Source names first (those that need no escaping before those that do), then variants."""
+        sources = [(("sig", s.name), s.name) for s in self.signals]
+        sources += [(("const", c), c) for c in self.d.consts]
+        for escaped in (False, True):
+            for key, base in sources:
+                if (base in VERILOG_KEYWORDS) == escaped:
+                    self.names.claim(key, base)
+        for e in self.d.enums.values():
+            for v in e.variants:
+                self.names.claim(("variant", e.name, v), f"{e.name.upper()}_{v.upper()}")
+
+    def constant_address_memories(self) -> frozenset[str]:
+        """Memories written only at constant addresses: Yosys would turn them into registers
+        with a warning, so they are lowered like register arrays (flat vectors, never reset)."""
+        gen = Gen()
+        x = Exprs(self.d, self.names, gen)
+        writes: dict[str, list[int | None]] = {}  # memory -> written addresses (None: dynamic)
+        for item in self.d.module.items:
+            if isinstance(item, S.SeqBlock) and not item.ghost:
+                for a in assignments(Stmts(self.d, x, gen).block(item.body, Ctx("seq"))):
+                    if a.kind == "mem":
+                        m = _CONST_INDEX.search(a.lhs)
+                        writes.setdefault(a.signal, []).append(int(m.group(1)) if m else None)
+        flat = {m for m, addrs in writes.items() if None not in addrs}
+        self.partly_written = {m for m in flat if len(set(writes[m])) < self.d.signals[m].size}
+        return frozenset(flat)
+
+    def name(self, sig: Signal) -> str:
+        return self.names[("sig", sig.name)]
+
+    def driven(self, item) -> list[Signal]:
+        return [s for s in self.signals if self.d.drivers.get(s.name) is item]
+
+    def is_reg(self, sig: Signal) -> bool:
+        """Whether a combinational signal is assigned in an always block (so declared `reg`)."""
+        drv = self.d.drivers.get(sig.name)
+        return isinstance(drv, S.CombBlock) and id(drv) not in self.constant
+
+    def reads_signals(self, item: S.CombBlock) -> bool:
+        """Whether a comb block reads a signal it does not assign (else @* would never fire)."""
+        own = {s.name for s in self.driven(item)}
+        for node in syntax_nodes(item.body):
+            ref = self.d.refs.get(id(node))
+            if isinstance(ref, Signal) and ref.name not in own and not isinstance(node, S.LValue):
+                return True
+        return False
+
+    # ---- whole module ------------------------------------------------------------------
+    def run(self) -> str:
+        self.naming: list[str] = []  # texts in the order their generated names are handed out
+        logic = self.logic()
+        used = self.gen.name_all(self.naming, self.names)
+        sections = [self.localparams(), self.declarations() + self.generated_decls(used),
+                    self.functions(used)] + _merge_assigns(logic)
+        body = []
+        for lines in sections:
+            if lines:
+                body += [""] + [INDENT + line if line else "" for line in lines]
+        text = "\n".join(self.header() + body + ["", "endmodule", ""])
+        return self.gen.subst(text)
+
+    def header(self) -> list[str]:
+        ports = [INDENT + self.port(p) for p in self.d.ports]
+        lines = [f"// Generated by sysr from {self.source}; do not edit.",
+                 f"module {escape_keyword(self.d.module.name)} ("]
+        lines += [p + ("," if i < len(ports) - 1 else "") for i, p in enumerate(ports)]
+        return lines + [");"]
+
+    def port(self, p: S.Port) -> str:
+        sig = self.d.signals[p.name]
+        width = 1 if sig.ty is None else sig.ty.width
+        if p.kind in ("in", "clock", "reset", "reset_n"):
+            kind = "input wire"
+        elif p.kind == "out_reg" or self.is_reg(sig):
+            kind = "output reg"
+        else:
+            kind = "output wire"
+        return f"{kind} {_range(width)}{self.name(sig)}"
+
+    # ---- declarations ------------------------------------------------------------------
+    def localparams(self) -> list[str]:
+        """Enum variants, then consts as written (a const may name a variant or a const)."""
+        out = []
+        for e in self.d.enums.values():
+            out += [f"localparam {_range(e.ty.width)}{self.names[('variant', e.name, v)]} = "
+                    f"{literal(code, e.ty.width)};" for v, code in e.variants.items()]
+        decls = {i.name: i for i in self.d.file.items + self.d.module.items if isinstance(i, S.ConstDecl)}
+        for c, (ty, _) in self.d.consts.items():
+            value = self.x(decls[c].value, Ctx("assign")).rhs
+            out.append(f"localparam {_range(ty.width)}{self.names[('const', c)]} = {value};")
+        return out
+
+    def declarations(self) -> list[str]:
+        out = []
+        for sig in self.signals:
+            if sig.is_port:
+                continue
+            name, w = self.name(sig), sig.ty.width
+            if self.x.is_ram(sig):
+                out.append(f"reg {_range(w)}{name} [0:{sig.size - 1}];")
+            elif sig.is_array:
+                what = "never reset, " if sig.kind == "mem" else ""
+                out.append(f"reg {_range(w * sig.size)}{name};  // {sig.size} x {sig.ty}, {what}"
+                           f"element i is {name}[i * {w} +: {w}]")
+            elif sig.kind == "reg" or self.is_reg(sig):
+                out.append(f"reg {_range(w)}{name};")
+            else:
+                out.append(f"wire {_range(w)}{name};")
+        return out
+
+    def generated_decls(self, used) -> list[str]:
+        regs = [f"reg {_range(g.width)}{n};" for n, g in used if g.kind == "reg"]
+        wires = [f"wire {_range(g.width)}{n} = {g.init};" for n, g in used if g.kind == "wire"]
+        return regs + wires
+
+    def functions(self, used) -> list[str]:
+        out: list[str] = []
+        for _, g in used:
+            if g.kind == "fn":
+                out += ([""] if out else []) + g.lines
+        return out
+
+    # ---- logic -------------------------------------------------------------------------
+    def logic(self) -> list[list[str]]:
+        blocks = []
+        for item in self.d.module.items:
+            if getattr(item, "ghost", False):
+                continue
+            if isinstance(item, S.WireDecl) and item.value is not None:
+                blocks.append(self.continuous(item.name, item.value))
+            elif isinstance(item, S.ModAssign) and not self.d.signals[item.target].ghost:
+                blocks.append(self.continuous(item.target, item.value))
+            elif isinstance(item, S.CombBlock):
+                blocks.append(self.comb(item))
+            elif isinstance(item, S.SeqBlock):
+                blocks += self.seq(item)
+        held = [s for s in self.signals if s.init is not None and s.name not in self.d.drivers]
+        if held:
+            blocks.append(self.clocked(self.reset_branch(held, [])))
+        return [b for b in blocks if b]
+
+    def continuous(self, target: str, value) -> list[str]:
+        v = self.x(value, Ctx("assign"))
+        return self.named(assignment(f"assign {self.name(self.d.signals[target])} = ", v.rhs, v.chain))
+
+    def named(self, lines: list[str], first: list[str] = ()) -> list[str]:
+        """Record `lines` for naming (after `first`, which then reads in source order)."""
+        self.naming += list(first) + lines
+        return lines
+
+    def comb(self, item: S.CombBlock) -> list[str]:
+        if id(item) in self.constant:
+            known = self.s.evaluate(item.body, Ctx("assign", known={})).known
+            lines = [f"assign {self.name(s)} = {known[s.name].text};" for s in self.driven(item)]
+            return self.named(["// a comb block that reads no signal: its results"] + lines if lines else [])
+        driven = frozenset(s.name for s in self.driven(item))
+        ir, _ = prune(self.s.block(item.body, Ctx("comb", block=driven)), lambda a: True, self.gen)
+        if not ir:
+            return []
+        defaults = [Assign(t, literal(0, self.gen.item(t).width), "=", "temp", t)
+                    for t in nested_temps(ir)]
+        if defaults:
+            ir = [Group("temporaries set only in some branches start at 0 (no latch)", defaults)] + ir
+        lines = ["always @* begin"] + render(ir, 1) + ["end"]
+        return self.named(lines, first=render(ir[1:] if defaults else ir, 1))
+
+    def seq(self, item: S.SeqBlock) -> list[list[str]]:
+        """A register block (with the reset branch) and a memory block, as needed."""
+        driven = self.driven(item)
+        regs = [s for s in driven if not self.x.is_ram(s)]
+        out = []
+        if regs:
+            body, _ = prune(self.s.block(item.body, Ctx("seq")), lambda a: a.kind != "mem", self.gen)
+            hold = [Assign(self.name(s), self.name(s), "<=", "reg") for s in regs
+                    if s.name in self.partly_written]
+            if hold:  # else Yosys finds bits that are read but never driven
+                body = [Group("memory words never written keep their contents", hold)] + body
+            out.append(self.clocked(self.reset_branch(regs, body)))
+        if any(self.x.is_ram(s) for s in driven):
+            body, _ = prune(self.s.block(item.body, Ctx("seq")), lambda a: a.kind == "mem", self.gen)
+            if self.d.reset is not None:
+                body = [If(self.reset_test(active=False), False, body, [])]
+            out.append(self.clocked(body))
+        return out
+
+    def reset_test(self, active: bool) -> str:
+        rst = self.name(self.d.signals[self.d.reset])
+        return rst if active != self.d.reset_active_low else f"!{rst}"
+
+    def reset_branch(self, regs: list[Signal], body: list) -> list:
+        if self.d.reset is None:
+            return body
+        resets = [Assign(self.name(s), self.reset_value(s), "<=", "reg") for s in regs
+                  if s.init is not None]
+        if not resets:  # only memories lowered as vectors: the reset is a write enable
+            return [If(self.reset_test(active=False), False, body, [])]
+        return [If(self.reset_test(active=True), not self.d.reset_active_low, resets, body, chain=False)]
+
+    def reset_value(self, sig: Signal) -> str:
+        v = self.x(sig.decl.init, Ctx("assign")).rhs
+        return f"{{{sig.size}{{{v}}}}}" if sig.is_array else v
+
+    def clocked(self, stmts: list) -> list[str]:
+        clk = self.name(self.d.signals[self.d.clock])
+        return self.named([f"always @(posedge {clk}) begin"] + render(stmts, 1) + ["end"])
+
+
+def _merge_assigns(blocks: list[list[str]]) -> list[list[str]]:
+    """Consecutive blocks of `assign`s form one paragraph."""
+    out: list[list[str]] = []
+    for b in blocks:
+        if out and b[0].startswith("assign ") and out[-1][0].startswith("assign "):
+            out[-1] = out[-1] + b
+        else:
+            out.append(b)
+    return out

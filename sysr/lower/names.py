@@ -1,0 +1,55 @@
+"""Verilog names for the lowering: the reserved words, and a table that hands out unique names.
+
+Source names are kept where Verilog allows them. A name that is a Verilog-2005 reserved word
+gets a `_` suffix (`output` -> `output_`); a name already taken gets `_1`, `_2`, ... The table
+is filled in a fixed order (ports, then the other signals, then consts and enum variants, then
+generated names in order of first appearance), so the output is deterministic and source names
+win over generated ones.
+"""
+
+from __future__ import annotations
+
+# The reserved words of IEEE 1364-2005 (Verilog-2005), Annex B. Fixed: documented in
+# docs/reference.md; SystemVerilog keywords are not included (the output is Verilog-2005).
+VERILOG_KEYWORDS = frozenset("""
+always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config deassign
+default defparam design disable edge else end endcase endconfig endfunction endgenerate
+endmodule endprimitive endspecify endtable endtask event for force forever fork function
+generate genvar highz0 highz1 if ifnone incdir include initial inout input instance integer
+join large liblist library localparam macromodule medium module nand negedge nmos nor
+noshowcancelled not notif0 notif1 or output parameter pmos posedge primitive pull0 pull1
+pulldown pullup pulsestyle_ondetect pulsestyle_onevent rcmos real realtime reg release repeat
+rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
+strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
+trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
+""".split())
+
+
+def escape_keyword(name: str) -> str:
+    """`output` -> `output_`; any other name unchanged."""
+    return name + "_" if name in VERILOG_KEYWORDS else name
+
+
+class Names:
+    """Unique Verilog identifiers, handed out first come, first served."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+        self.by_key: dict[object, str] = {}
+
+    def claim(self, key: object, base: str) -> str:
+        """The name for `key` (claimed once; later calls return the same name)."""
+        if key in self.by_key:
+            return self.by_key[key]
+        name = escape_keyword(base)
+        if name in self.used:
+            n = 1
+            while f"{name}_{n}" in self.used:
+                n += 1
+            name = f"{name}_{n}"
+        self.used.add(name)
+        self.by_key[key] = name
+        return name
+
+    def __getitem__(self, key: object) -> str:
+        return self.by_key[key]

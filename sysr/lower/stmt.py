@@ -1,0 +1,151 @@
+"""Statements of `comb` and `seq` blocks to the lowering's IR (`sysr.lower.ir`).
+
+A `let` becomes a temporary (a module-level `reg`) assigned with a blocking `=`; `for` loops
+are unrolled with the loop variable as a constant; `match` becomes `case` whose last arm is
+the `default` (an exhaustive match needs no other value, and Verilog then sees no latch).
+Assignments keep their source form: `=` in comb blocks, `<=` in seq blocks, with bit, slice
+and element targets as Verilog selects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import syntax as S
+from ..model import Design, Signal
+from ..types import mask
+from .expr import ATOM, Ctx, Exprs, V, const_v, index_text, select_digits
+from .ir import Arm, Assign, Case, Gen, Group, If
+
+
+class Stmts:
+    def __init__(self, design: Design, exprs: Exprs, gen: Gen) -> None:
+        self.d = design
+        self.x = exprs
+        self.gen = gen
+
+    def block(self, stmts, ctx: Ctx) -> list:
+        out: list = []
+        for st in stmts:
+            pre: list = []
+            ir, ctx = self.stmt(st, replace(ctx, pre=pre))
+            out += pre + ir
+        return out
+
+    def stmt(self, st, ctx: Ctx) -> tuple[list, Ctx]:
+        if isinstance(st, S.Let):
+            return self.let(st, ctx)
+        if isinstance(st, (S.Assign, S.NbAssign)):
+            return [self.assign(st, ctx)], ctx
+        if isinstance(st, S.If):
+            return self.if_(st, ctx), ctx
+        if isinstance(st, S.Match):
+            return self.match(st, ctx), ctx
+        if isinstance(st, S.For):
+            return self.for_(st, ctx), ctx
+        raise TypeError(f"unknown statement {type(st).__name__}")
+
+    def let(self, st: S.Let, ctx: Ctx) -> tuple[list, Ctx]:
+        local = self.d.refs[id(st)]
+        v = self.x(st.value, ctx)
+        if v.value is not None and v.loopy:
+            return [], ctx.bind(local, v)
+        tok = self.gen.temp(st.name, local.ty.width)
+        return [Assign(tok, v.rhs, "=", "temp", tok)], ctx.bind(local, V(tok, ATOM, v.width, local=True))
+
+    def assign(self, st, ctx: Ctx) -> Assign:
+        lv: S.LValue = st.target
+        sig: Signal = self.d.refs[id(lv)]
+        v = self.x(st.value, ctx)
+        rhs, chain = v.rhs, v.chain
+        op = "=" if isinstance(st, S.Assign) else "<="
+        name = self.x.names[("sig", sig.name)]
+        if sig.is_array:
+            lhs = self.x.element(sig, self.x(lv.index, ctx), replace(ctx, mode="seq")).text
+            kind = "mem" if self.x.is_ram(sig) else "reg"
+            return Assign(lhs, rhs, op, kind, chain=chain, signal=sig.name)
+        if sig.ty.width == 1:  # a scalar: its only bit or slice is itself
+            pass
+        elif lv.index is not None:
+            name += f"[{index_text(self.x(lv.index, ctx))}]"
+        elif lv.hi is not None:
+            name += select_digits(self.d.const_values[id(lv.hi)], self.d.const_values[id(lv.lo)])
+        return Assign(name, rhs, op, "reg", chain=chain, signal=sig.name)
+
+    def if_(self, st: S.If, ctx: Ctx) -> list:
+        c = self.x(st.cond, ctx)
+        if c.value is not None and c.loopy:
+            return self.block(st.then if c.value else (st.else_ or ()), ctx)
+        then = self.block(st.then, ctx)
+        else_ = self.block(st.else_ or (), ctx)
+        return [If(c.rhs, c.prec == ATOM, then, else_)]
+
+    def match(self, st: S.Match, ctx: Ctx) -> list:
+        s = self.x(st.subject, ctx)
+        sty = self.x.ty(st.subject)
+        arms = Exprs.live_arms(st.arms)
+        if s.value is not None and s.loopy:
+            for arm in arms:
+                if arm is arms[-1] or s.value in self.x.pattern_values(arm.patterns, sty):
+                    return self.block(arm.body, ctx)
+        if len(arms) == 1:
+            return self.block(arms[0].body, ctx)
+        out = [Arm([self.x.pattern_label(p, sty) for p in arm.patterns], self.block(arm.body, ctx))
+               for arm in arms[:-1]]
+        last = arms[-1]
+        named = [self.x.pattern_label(p, sty) for p in last.patterns if not isinstance(p, S.PatWild)]
+        out.append(Arm(None, self.block(last.body, ctx), ", ".join(named) or None))
+        return [Case(s.rhs, out)]
+
+    def for_(self, st: S.For, ctx: Ctx) -> list:
+        local = self.d.refs[id(st)]
+        start, end = self.d.const_values[id(st.start)], self.d.const_values[id(st.end)]
+        body: list = []
+        for i in range(start, end):
+            body += self.block(st.body, ctx.bind(local, const_v(i, local.ty, loopy=True)))
+        return [Group(f"for {st.var} in {start}..{end}, unrolled", body)]
+
+    # ---- comb blocks that read no signal ---------------------------------------------------
+    def evaluate(self, stmts, ctx: Ctx) -> Ctx:
+        """Run a comb block whose values are all constants: `ctx.known` ends up holding what it
+        assigns. (An always @* block that reads no signal never runs in simulation, so such a
+        block is lowered to continuous assignments of these constants.)"""
+        for st in stmts:
+            ctx = self.eval_stmt(st, ctx)
+        return ctx
+
+    def eval_stmt(self, st, ctx: Ctx) -> Ctx:
+        if isinstance(st, S.Let):
+            local = self.d.refs[id(st)]
+            return ctx.bind(local, const_v(self.x(st.value, ctx).value, local.ty, loopy=True))
+        if isinstance(st, S.Assign):
+            return self.eval_assign(st, ctx)
+        if isinstance(st, S.If):
+            branch = st.then if self.x(st.cond, ctx).value else (st.else_ or ())
+            return replace(ctx, known=self.evaluate(branch, ctx).known)
+        if isinstance(st, S.Match):
+            s = self.x(st.subject, ctx).value
+            sty = self.x.ty(st.subject)
+            arms = Exprs.live_arms(st.arms)
+            arm = next((a for a in arms if s in self.x.pattern_values(a.patterns, sty)), arms[-1])
+            return replace(ctx, known=self.evaluate(arm.body, ctx).known)
+        if isinstance(st, S.For):
+            local = self.d.refs[id(st)]
+            for i in range(self.d.const_values[id(st.start)], self.d.const_values[id(st.end)]):
+                inner = ctx.bind(local, const_v(i, local.ty, loopy=True))
+                ctx = replace(ctx, known=self.evaluate(st.body, inner).known)
+            return ctx
+        raise TypeError(f"unknown statement {type(st).__name__}")
+
+    def eval_assign(self, st: S.Assign, ctx: Ctx) -> Ctx:
+        lv: S.LValue = st.target
+        sig: Signal = self.d.refs[id(lv)]
+        value = self.x(st.value, ctx).value
+        if sig.ty.width > 1 and (lv.index is not None or lv.hi is not None):
+            if lv.index is not None:
+                hi = lo = self.x(lv.index, ctx).value
+            else:
+                hi, lo = self.d.const_values[id(lv.hi)], self.d.const_values[id(lv.lo)]
+            bits = mask(hi - lo + 1) << lo
+            value = (ctx.known[sig.name].value & ~bits) | ((value << lo) & bits)
+        return replace(ctx, known={**ctx.known, sig.name: const_v(value, sig.ty, loopy=True)})
