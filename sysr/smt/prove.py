@@ -11,6 +11,7 @@ and reports a solver that gives up as V003, never as proven or refuted.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
 QUICK_S = 2.0  # time limit for the lemma-free induction check
+SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
 
 
 class VerifierBug(Exception):
@@ -36,7 +38,7 @@ def make_solver(timeout_s: float) -> z3.Solver:
     """The one place solvers are made: a fresh context, fixed seeds and a per-query timeout, so
     that verdicts and traces do not depend on what ran before in the same process."""
     ctx = z3.Context()
-    s = z3.Solver(ctx=ctx)
+    s = z3.SolverFor(SOLVER_LOGIC, ctx=ctx) if SOLVER_LOGIC else z3.Solver(ctx=ctx)
     s.set("timeout", max(1, int(timeout_s * 1000)))
     s.set("random_seed", 0)
     return s
