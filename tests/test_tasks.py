@@ -86,8 +86,10 @@ def with_spec(ref: str, spec_stub: str) -> str:
         return m.group(1) if m else ""
     body = region("spec")
     assert body.strip(), "spec-stub.sysr has no `// spec begin` ... `// spec end` region"
+    links = re.search(r"/\*\s*spec-links\b(.*?)\*/", ref, re.S)
     close = ref.rstrip().rfind("}")
-    return region("spec-globals") + "\n" + ref[:close] + body + "\n}\n"
+    return (region("spec-globals") + "\n" + ref[:close] + body + "\n" + (links.group(1) if links else "")
+            + "\n}\n")
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if TASKS[n].has_spec_stub])
