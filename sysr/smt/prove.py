@@ -439,10 +439,17 @@ class Prover:
             f"counterexample to induction: cycle 0 is an ARBITRARY state that satisfies the properties "
             f"(not necessarily reachable from reset); the properties hold in cycles 0..{k - 1}, and "
             f"`>` marks cycle {k}, where this one fails:", cycles, k)
-        notes = (f"the property held for the whole bounded check from reset (depth {v.depth}), "
-                 "so it may well be true but not provable from the other properties",
-                 "state an `invariant` that rules out the state in cycle 0 (for example, relate the "
-                 "registers to each other or to the ghost model), or raise --induction")
+        notes = [f"the property held in every cycle of the bounded check from reset (cycles 0 to "
+                 f"{v.depth - 1}): either it fails only later than that (raise --depth to look further), "
+                 "or it is true but the other properties are not strong enough to prove it",
+                 "if it is true, state an `invariant` that rules out the state in cycle 0 (for example, "
+                 "relate the registers to each other or to the ghost model), or raise --induction"]
+        refuted = [x for x in self.verdicts if x.status == "refuted"]
+        if refuted:
+            notes.append(f"{len(refuted)} other propert{'y' if len(refuted) == 1 else 'ies'} failed from reset "
+                         f"(V002) and could not serve as lemmas: fix {'it' if len(refuted) == 1 else 'them'} "
+                         "first, this one may then be proven")
+        notes = tuple(notes)
         v.diag = Diagnostic("V007", f"{self.describe(v.prop)} is not inductive: "
                                     f"a step from a state satisfying the properties breaks it",
                             v.prop.span, Severity.ERROR, notes, (), v.trace)
