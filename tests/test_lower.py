@@ -27,7 +27,8 @@ from sysr.types import (Ty, mask, op_binary, op_cast, op_concat, op_slice, op_un
 
 HERE = Path(__file__).parent / "lower"
 ROOT = Path(__file__).parent.parent
-SOURCES = sorted(HERE.glob("*.sysr"))
+EXAMPLES = sorted((ROOT / "examples").glob("*.sysr"))
+SOURCES = sorted(HERE.glob("*.sysr")) + EXAMPLES
 UPDATE = os.environ.get("SYSR_UPDATE") == "1"
 
 
@@ -41,8 +42,15 @@ def lowered(path: Path) -> str:
     return code
 
 
+def expected_of(src: Path) -> Path:
+    """tests/lower/<name>.v, or tests/lower/examples/<name>.v for the designs in examples/."""
+    if src.parent == HERE:
+        return src.with_suffix(".v")
+    return HERE / "examples" / f"{src.stem}.v"
+
+
 def expected_files() -> list[Path]:
-    return [p.with_suffix(".v") for p in SOURCES]
+    return [expected_of(p) for p in SOURCES]
 
 
 def top_of(vfile: Path) -> str:
@@ -58,8 +66,9 @@ def run(cmd: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedP
 @pytest.mark.parametrize("src", SOURCES, ids=ids(SOURCES))
 def test_expected_output(src: Path):
     code = lowered(src)
-    exp = src.with_suffix(".v")
+    exp = expected_of(src)
     if UPDATE:
+        exp.parent.mkdir(exist_ok=True)
         exp.write_text(code)
     assert exp.exists(), f"no {exp.name}; run `SYSR_UPDATE=1 pytest tests/test_lower.py`"
     assert code == exp.read_text(), f"{exp.name} differs; if intended, regenerate with SYSR_UPDATE=1"
@@ -79,14 +88,15 @@ def test_no_machine_paths(vfile: Path):
 
 
 def test_every_design_has_its_expected_file():
-    assert {p.stem for p in HERE.glob("*.v")} == {p.stem for p in SOURCES}
+    assert {p.stem for p in HERE.glob("*.v")} == {p.stem for p in SOURCES if p.parent == HERE}
+    assert {p.stem for p in (HERE / "examples").glob("*.v")} == {p.stem for p in EXAMPLES}
 
 
 # ---- the tools accept the output --------------------------------------------------------
 
 @pytest.mark.parametrize("vfile", expected_files(), ids=ids(SOURCES))
 def test_iverilog_accepts(vfile: Path, tmp_path: Path):
-    r = run([find_tool("iverilog"), "-g2005", "-Wall", "-o", str(tmp_path / "a.out"), vfile.name], HERE)
+    r = run([find_tool("iverilog"), "-g2005", "-Wall", "-o", str(tmp_path / "a.out"), vfile.name], vfile.parent)
     assert r.returncode == 0 and r.stdout == "" and r.stderr == "", r.stdout + r.stderr
 
 
@@ -94,7 +104,7 @@ def yosys(vfile: Path, tmp_path: Path, extra: str = "") -> str:
     script = (f"read_verilog {vfile.name}; hierarchy -check -top {top_of(vfile)}; proc; "
               f"check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr; {extra}")
     log = tmp_path / "yosys.log"
-    r = run([find_tool("yosys"), "-q", "-l", str(log), "-p", script], HERE)
+    r = run([find_tool("yosys"), "-q", "-l", str(log), "-p", script], vfile.parent)
     text = log.read_text() if log.exists() else ""
     assert r.returncode == 0, r.stdout + r.stderr + text
     return text + r.stdout + r.stderr
