@@ -1,9 +1,13 @@
 """Static checks: names, types and widths, specification rules and holes -> a `Design` and diagnostics.
 
-`check(tree)` resolves every name, types every expression (literals take their type from
-context), evaluates constants, and enforces the S rules that depend on where a name is read.
-Structure (drivers, latches, loops, clock and reset) is `sysr.structure`, run afterwards on the
-resolved design. Errors are collected; nothing here raises on user input.
+`check_names_types(tree)` resolves every name, types every expression (literals take their
+type from context), evaluates constants, and enforces the S rules that depend on where a name is
+read. Structure (drivers, latches, loops, clock and reset) is `sysr.structure`, run afterwards on
+the resolved design. Errors are collected; nothing here raises on user input.
+
+One mistake should give one error: a name that is unknown (or ghost, or declared twice) is
+reported once with its other uses as a note, a type that could not be worked out (None) silences
+the checks that depend on it, and a declaration with an error makes its uses unchecked.
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ class Checker:
         self.broken_signals: set[str] = set()  # signals not declared because the name was taken
         self.quant_fns: set[str] = set()  # fns that use a quantifier, directly or through calls
         self.first_report: dict[tuple, int] = {}  # key -> index into diags
-        self.repeats: dict[tuple, list[S.Span]] = {}
+        self.repeats: dict[tuple, list[tuple[S.Span, str]]] = {}  # key -> (site, what) reported
 
     # ---- reporting -------------------------------------------------------------------
     def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
@@ -497,19 +501,24 @@ class Checker:
             for arm in st.arms:
                 self.block(arm.body, ctx)
         elif isinstance(st, S.For):
-            why = "a `for` loop is unrolled, so its bounds must be constants"
-            start = self.const_int(st.start, ctx, why)
-            end = self.const_int(st.end, ctx, why)
-            if start is not None and end is not None and (end - start > MAX_FOR or end < start):
-                self.err("T011", f"a for loop runs 0 to {MAX_FOR} times; {start}..{end} is out of range", st.span)
-                end = start
-            hi = (end or 1) - 1
-            local = Local(st.var, uint(bits_for(max(hi, 0))), "for", st.var_span)
-            self.refs[id(st)] = local
-            if st.var in ctx.scope or st.var in self.signals:
-                self.err("N002", f"`{st.var}` is already defined; the loop variable needs a new name", st.var_span)
-            self.block(st.body, ctx.bind(local))
+            self.for_stmt(st, ctx)
         return ctx
+
+    def for_stmt(self, st: S.For, ctx: Ctx) -> None:
+        why = "a `for` loop is unrolled, so its bounds must be constants"
+        start = self.const_int(st.start, ctx, why)
+        end = self.const_int(st.end, ctx, why)
+        ty = None  # a bound with an error: the variable's uses are not checked
+        if start is not None and end is not None:
+            if end - start > MAX_FOR or end < start:
+                self.err("T011", f"a for loop runs 0 to {MAX_FOR} times; {start}..{end} is out of range", st.span)
+            else:
+                ty = uint(bits_for(max(end - 1, 0)))
+        local = Local(st.var, ty, "for", st.var_span)  # type: ignore[arg-type]
+        self.refs[id(st)] = local
+        if st.var in ctx.scope or st.var in self.signals:
+            self.err("N002", f"`{st.var}` is already defined; the loop variable needs a new name", st.var_span)
+        self.block(st.body, ctx.bind(local))
 
     def assignment(self, st, ctx: Ctx) -> None:
         lv: S.LValue = st.target
@@ -613,6 +622,8 @@ class Checker:
     def pattern_hint(sty: Ty) -> tuple[str, ...]:
         if sty.kind == "enum":
             return (f"write variants of `{sty.enum}`, e.g. `{sty.enum}::NAME`, or match on another value",)
+        if sty.is_bool:
+            return ("write `true` and `false`, or match on another value",)
         return (f"write integer literals that fit `{sty}`, or match on another value",)
 
     def pattern_values(self, pats, sty: Ty) -> set[int] | None:
@@ -771,17 +782,21 @@ class Checker:
 
     def expect(self, got: Ty | None, expected: Ty | None, e) -> Ty | None:
         if got is not None and expected is not None and got != expected:
-            note = ""
-            if expected.is_bool and got.is_int:
-                note = "for a truth value compare it, e.g. `x != 0`"
-            elif got.is_int and expected.is_int:
-                note = f"convert with `as {expected}`"
-            elif got.kind == "enum" and expected.is_int:
-                note = f"`as {expected}` gives the encoding of a `{got}`"
-            elif expected.kind == "enum":
-                note = f"write a variant, `{expected.enum}::NAME`"
-            self.err("T001", f"expected `{expected}`, found `{got}`", e.span, *([note] if note else []))
+            self.err("T001", f"expected `{expected}`, found `{got}`", e.span, *self.conversion_note(got, expected))
         return got
+
+    @staticmethod
+    def conversion_note(got: Ty, expected: Ty) -> tuple[str, ...]:
+        """How to turn a value of type `got` into `expected`, when there is a way."""
+        if expected.is_bool and got.is_int:
+            return ("for a truth value compare it, e.g. `x != 0`",)
+        if got.is_int and expected.is_int:
+            return (f"convert with `as {expected}`",)
+        if got.kind == "enum" and expected.is_int:
+            return (f"`as {expected}` gives the encoding of a `{got}`",)
+        if expected.kind == "enum":
+            return (f"write a variant, `{expected.enum}::NAME`",)
+        return ()
 
     def expr(self, e, ctx: Ctx, expected: Ty | None, cond: bool = False, quiet_literal: bool = False) -> Ty | None:
         """Type `e`, pushing `expected` to its literals. Records and returns the type (None on error)."""
@@ -915,15 +930,30 @@ class Checker:
         """Type two operands that must share a type: one with a type of its own gives it to the other."""
         if has_own_type(left):
             lt = self.expr(left, ctx, None)
+            n = len(self.diags)
             rt = self.operand(right, ctx, lt, quiet=lt is None)
+            self.loop_var_note(left, ctx, n)
             return lt, rt
         if has_own_type(right):
             rt = self.expr(right, ctx, None)
+            n = len(self.diags)
             lt = self.operand(left, ctx, rt, quiet=rt is None)
+            self.loop_var_note(right, ctx, n)
             return lt, rt
         lt = self.expr(left, ctx, expected)
         rt = self.expr(right, ctx, expected, quiet_literal=lt is None)
         return lt, rt
+
+    def loop_var_note(self, e, ctx: Ctx, since: int) -> None:
+        """A literal that does not fit a loop variable's narrow type: say where the type comes from."""
+        local = ctx.scope.get(e.name) if isinstance(e, S.Name) else None
+        if local is None or local.kind != "for" or local.ty is None:
+            return
+        note = (f"the loop variable `{e.name}` has type `{local.ty}`, just wide enough for its range; "
+                f"cast it for arithmetic, e.g. `({e.name} as u8)`")
+        for i in range(since, len(self.diags)):
+            if self.diags[i].code == "T002":
+                self.diags[i] = replace(self.diags[i], notes=self.diags[i].notes + (note,))
 
     def operand(self, e, ctx: Ctx, ty: Ty | None, quiet: bool = False) -> Ty | None:
         """Type an operand whose type the caller checks itself: `ty` reaches only typeless literals and holes."""
@@ -999,7 +1029,8 @@ class Checker:
             return dst
         if dst.kind == "enum":
             self.err("T006", f"cannot cast `{src}` to the enum `{dst}`", e.span,
-                     "enums are made from their variants; compare the encoding instead")
+                     f"enums are made from their variants; to test a number, compare it with a variant's "
+                     f"encoding, e.g. `{_short(e.operand)} == ({dst}::NAME as {src})`")
             return dst
         if e.ty.name == "bool" and src.width > 1:
             self.err("T006", f"cannot cast `{src}` to `bool`", e.span,
@@ -1024,13 +1055,28 @@ class Checker:
             result = self.expr(own.value, ctx, None)
             if result is None:
                 return None
+        if expected is not None:
+            return self.arms_against(e, ctx, expected)
         quiet = False
         for arm in e.arms:
-            if arm is own and expected is None:
-                continue
-            got = self.expr(arm.value, ctx, result, quiet_literal=quiet)
-            quiet = quiet or (got is None and result is None)
+            if arm is not own:
+                got = self.expr(arm.value, ctx, result, quiet_literal=quiet)
+                quiet = quiet or (got is None and result is None)
         return result
+
+    def arms_against(self, e: S.MatchExpr, ctx: Ctx, expected: Ty) -> Ty | None:
+        """Type the arms of a match expression where `expected` is wanted: when every arm has the
+        same other type, that is one error (the match's), else one error per wrong arm."""
+        got = [(arm, self.operand(arm.value, ctx, expected)) for arm in e.arms]
+        wrong = [(arm, t) for arm, t in got if t is not None and t != expected]
+        if wrong and len(wrong) == len(e.arms) and len({t for _, t in wrong}) == 1:
+            t = wrong[0][1]
+            self.err("T001", f"expected `{expected}`, but every arm of this match is `{t}`", e.span,
+                     *self.conversion_note(t, expected))
+            return None
+        for arm, t in wrong:
+            self.expect(t, expected, arm.value)
+        return None if wrong else expected
 
     def index_expr(self, idx, ctx, limit: int | None) -> None:
         """Type an index into a bit-vector of `limit` bits or an array of `limit` elements."""
@@ -1122,30 +1168,40 @@ class Checker:
 
     def e_Call(self, e: S.Call, ctx: Ctx, expected):
         if e.func == "prev":
-            if len(e.args) != 1:
-                self.err("T009", f"`prev` takes one argument, got {len(e.args)}", e.span)
-                return None
-            if ctx.where not in SPEC_WHERE and ctx.where not in GHOST_WHERE:
-                self.err("S004", "`prev` may be used only in specifications and ghost logic", e.span,
-                         "in design logic, keep the previous value in a register")
-            elif ctx.in_prev:
-                self.err("S004", "`prev` cannot be nested; keep older values in a ghost register", e.span)
-            return self.expr(e.args[0], replace(ctx, in_prev=True), expected)
+            return self.call_prev(e, ctx, expected)
         if e.func in BUILTINS:
-            if len(e.args) != 1:
-                self.err("T009", f"`{e.func}` takes one argument, got {len(e.args)}", e.span)
-                return None
-            a = e.args[0]
-            if isinstance(a, S.IntLit) and a.suffix is None:
-                self.err("T003", f"the literal `{a.text}` needs a width here", a.span)
-                return None
-            t = self.expr(a, ctx, None)
-            if t is None:
-                return None
-            if not t.is_int:
-                self.err("T008", f"`{e.func}` needs an integer, found `{t}`", a.span)
-                return None
-            return uint(popcount_width(t.width)) if e.func == "popcount" else BOOL
+            return self.call_builtin(e, ctx)
+        return self.call_fn(e, ctx)
+
+    def call_prev(self, e: S.Call, ctx: Ctx, expected):
+        if len(e.args) != 1:
+            self.err("T009", f"`prev` takes one argument, got {len(e.args)}", e.span)
+            return None
+        if ctx.where not in SPEC_WHERE and ctx.where not in GHOST_WHERE:
+            self.err("S004", "`prev` may be used only in specifications and ghost logic", e.span,
+                     "in design logic, keep the previous value in a register")
+        elif ctx.in_prev:
+            self.err("S004", "`prev` cannot be nested; keep older values in a ghost register", e.span)
+        return self.operand(e.args[0], replace(ctx, in_prev=True), expected)
+
+    def call_builtin(self, e: S.Call, ctx: Ctx):
+        if len(e.args) != 1:
+            self.err("T009", f"`{e.func}` takes one argument, got {len(e.args)}", e.span)
+            return None
+        a = e.args[0]
+        if isinstance(a, S.IntLit) and a.suffix is None:
+            self.err("T003", f"the literal `{a.text}` needs a width here", a.span, f"write e.g. `{a.text}u8`")
+            return None
+        t = self.expr(a, ctx, None)
+        if t is None:
+            return None
+        if not t.is_int:
+            self.err("T008", f"`{e.func}` needs an integer, found `{t}`", a.span, f"`{_short(a)} as uN` gives "
+                     "an enum's encoding")
+            return None
+        return uint(popcount_width(t.width)) if e.func == "popcount" else BOOL
+
+    def call_fn(self, e: S.Call, ctx: Ctx):
         info = self.fns.get(e.func)
         if info is None:
             if e.func not in self.broken:
@@ -1157,8 +1213,11 @@ class Checker:
             sig = ", ".join(f"{n}: {t}" for n, t in info.params)
             self.err("T009", f"`{e.func}` takes {len(info.params)} argument(s), got {len(e.args)}", e.span,
                      f"it is declared `fn {e.func}({sig}) -> {info.ret}`")
-        for a, (_, pt) in zip(e.args, info.params):
-            self.expr(a, ctx, pt)
+        for a, (pname, pt) in zip(e.args, info.params):
+            at = self.operand(a, ctx, pt)
+            if at is not None and pt is not None and at != pt:
+                self.err("T001", f"argument `{pname}` of `{e.func}` has type `{pt}`, found `{at}`", a.span,
+                         *self.conversion_note(at, pt))
         if ctx.where not in SPEC_WHERE and ctx.where != "fn" and e.func in self.quant_fns:
             self.err("S006", f"`{e.func}` uses a quantifier, so it may be called only from properties", e.span,
                      "in logic, compute the value with a `for` loop in a `comb` block")

@@ -511,13 +511,36 @@ _WORD_HINTS = {
 }
 
 
-def _misused_word(e: lark.UnexpectedToken) -> Token | None:
-    """A keyword of sysr or of another HDL that the parser read as a name, just before the error."""
+def _misused_word(e: lark.UnexpectedToken, text: str) -> Token | None:
+    """A keyword of sysr or of another HDL that the parser read as a name, just before the error
+    (unless the file declares it as a name: `always: in bool` is a fine port)."""
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
-    if prev is not None and prev.type == "NAME" and str(prev) in _WORD_HINTS:
-        return prev
-    return None
+    if prev is None or prev.type != "NAME" or str(prev) not in _WORD_HINTS:
+        return None
+    if re.search(rf"\b{prev}\s*:(?!:)", text):
+        return None
+    return prev
+
+
+def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
+    """A note on the likely intent behind a syntax error, for habits from other languages."""
+    tok, words = e.token, {_describe(n) for n in e.expected}
+    history = getattr(e, "token_history", None) or []
+    prev = history[-1] if history else None
+    if tok.type == "NAME" and str(tok) in _WORD_HINTS and not re.search(rf"\b{tok}\s*:(?!:)", text):
+        return (_WORD_HINTS[str(tok)],)
+    if tok.type == "HOLE" and str(tok) == "?" and "`;`" in words:
+        return ("there is no `c ? a : b`: write `if c then a else b` (`?` starts a hole)",)
+    if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
+        return (f"the width goes in the type: `{prev} NAME: u8 = ...;` (an array is `reg NAME: u8[N]`)",)
+    if prev is not None and prev.type == "_FOR":
+        return ("loops are written `for i in 0..N { ... }` with a constant N",)
+    if str(tok) == "<=" and words == {"`=`"}:
+        return ("`<=` assigns registers inside `seq { ... }`; at module level write `NAME = expr;`",)
+    if words == {"`::`"}:
+        return ("enum variants are written with their enum, e.g. `Op::Add`",)
+    return ()
 
 
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
@@ -574,14 +597,16 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
         if tok.type == "$END":
             return None, [_end_of_file(text, e.expected)]
         span = _tok_span(tok)
-        word = _misused_word(e)
+        word = _misused_word(e, text)
         if word is not None:
             return None, [error("P001", f"`{word}` cannot be used here", _tok_span(word), _WORD_HINTS[str(word)])]
         if _chained_comparison(tok, e.expected):
             return None, [error("P001", f"comparisons do not chain: unexpected `{tok}` after a comparison", span,
                                 "write `a < b && b < c` for a range, or add parentheses to compare a "
                                 "comparison's result, `(a == b) == c`")]
-        return None, [error("P001", f"unexpected {_token_text(tok)}; expected {_expected(e.expected)}", span)]
+        hint = _context_hint(e, text)
+        return None, [error("P001", f"unexpected {_token_text(tok)}; expected {_expected(e.expected)}", span,
+                            *hint)]
     except lark.UnexpectedCharacters as e:
         span = S.Span(e.line, e.column, e.line, e.column + 1)
         ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"

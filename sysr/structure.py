@@ -4,7 +4,9 @@ Runs after `sysr.check` has resolved names. Works out which item drives each sig
 driver each), that every combinational signal is assigned on every path through its block,
 that no combinational cycle exists (and the evaluation order of the drivers), that outputs and
 wires are driven, that registers have reset values, and that the clock and reset are present
-where registers need them. Also reports each hole (H001).
+where registers need them; and that an invariant names no wire or output whose value depends on
+an input (a per-signal dataflow through comb blocks: data, conditions, `let`s, and a whole
+assignment replacing what came before). Also reports each hole (H001).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class Structure:
         self.items: list[object] = []  # comb drivers
         self.early_reads: set[tuple[int, str]] = set()  # (id(block), name) reported as A007
         self.misdriven: set[str] = set()  # wires and outputs assigned with `<=` (A005)
+        self.block_deps: dict[int, dict[str, set[str]]] = {}  # id(comb block) -> name -> signals
 
     def err(self, code, msg, span, *notes, related=()):
         self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
@@ -110,7 +113,7 @@ class Structure:
         if isinstance(st, S.Let):
             self.expr_reads(st.value, item_id, own, assigned)
             return assigned
-        if isinstance(st, S.Assign):
+        if isinstance(st, (S.Assign, S.NbAssign)):  # `<=` here is reported as A005
             lv = st.target
             self.expr_reads(st.value, item_id, own, assigned)
             for x in (lv.index, lv.hi, lv.lo):
@@ -284,9 +287,11 @@ class Structure:
         clocks = [p for p in d.module.ports if p.kind == "clock"]
         resets = [p for p in d.module.ports if p.kind in ("reset", "reset_n")]
         for extra in clocks[1:]:
-            self.err("A008", f"a module has at most one clock; `{extra.name}` is a second", extra.name_span)
+            self.err("A008", f"a module has at most one clock; `{extra.name}` is a second clock", extra.name_span,
+                     "sysr designs have one clock domain")
         for extra in resets[1:]:
-            self.err("A008", f"a module has at most one reset; `{extra.name}` is a second", extra.name_span)
+            self.err("A008", f"a module has at most one reset; `{extra.name}` is a second reset", extra.name_span,
+                     "a second reset-like signal is an input: `NAME: in bool`")
         if clocks:
             d.clock = clocks[0].name
         if resets:
@@ -308,6 +313,68 @@ class Structure:
             self.err("A008", "this module has registers with reset values but no reset port", first.span,
                      "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low)")
 
+    def deps_of(self, name: str, drv) -> set[str]:
+        """The signals that the value `drv` gives `name` is computed from (reads under `prev` excluded)."""
+        if not isinstance(drv, S.CombBlock):
+            return self.reads_of(drv.value, {}, {})
+        if id(drv) not in self.block_deps:
+            self.block_deps[id(drv)] = self.comb_deps(drv.body)
+        return self.block_deps[id(drv)].get(name, set())
+
+    def reads_of(self, e, state: dict[str, set[str]], lets: dict[int, set[str]]) -> set[str]:
+        """Signals `e` reads, seen through `let`s and through the block's own earlier assignments
+        (whose current dependencies `state` holds). Reads under `prev` are left out."""
+        out: set[str] = set()
+
+        def visit(n, under_prev):
+            if under_prev:
+                return
+            ref = self.d.refs.get(id(n))
+            if isinstance(ref, Signal):
+                if ref.name in state:
+                    out.update(state[ref.name])
+                else:
+                    out.add(ref.name)
+            elif id(ref) in lets:
+                out.update(lets[id(ref)])
+        _walk_expr(e, visit)
+        return out
+
+    def comb_deps(self, stmts) -> dict[str, set[str]]:
+        """For each signal a comb block assigns, the signals its final value depends on (through
+        data and through the conditions it is assigned under); a whole assignment replaces."""
+        return self.flow(stmts, {}, {}, frozenset())
+
+    def flow(self, body, state: dict, lets: dict, ctl: frozenset) -> dict[str, set[str]]:
+        for st in body:
+            if isinstance(st, S.Let):
+                lets[id(self.d.refs.get(id(st)))] = self.reads_of(st.value, state, lets) | ctl
+            elif isinstance(st, (S.Assign, S.NbAssign)):
+                lv = st.target
+                got = ctl.union(*(self.reads_of(x, state, lets) for x in (st.value, lv.index, lv.hi, lv.lo)))
+                whole = lv.index is None and lv.hi is None
+                state = {**state, lv.name: got if whole else state.get(lv.name, set()) | got}
+            elif isinstance(st, S.If):
+                c = ctl | self.reads_of(st.cond, state, lets)
+                state = _merge([self.flow(st.then, state, lets, c), self.flow(st.else_ or (), state, lets, c)])
+            elif isinstance(st, S.Match) and st.arms:
+                c = ctl | self.reads_of(st.subject, state, lets)
+                state = _merge([self.flow(arm.body, state, lets, c) for arm in st.arms])
+            elif isinstance(st, S.For):
+                state = self.flow_loop(st, state, lets, ctl)
+        return state
+
+    def flow_loop(self, st: S.For, state: dict, lets: dict, ctl: frozenset) -> dict[str, set[str]]:
+        """The iterations run in order: repeat the body until nothing changes (or it has run out)."""
+        start, end = self.d.const_values.get(id(st.start)), self.d.const_values.get(id(st.end))
+        trips = end - start if start is not None and end is not None else 64
+        for _ in range(max(0, min(trips, 64))):
+            new = self.flow(st.body, state, lets, ctl)
+            if new == state:
+                break
+            state = new
+        return state
+
     def invariant_inputs(self) -> None:
         """An invariant may name a wire or output only when it depends on state alone."""
         d = self.d
@@ -323,17 +390,11 @@ class Structure:
                 return None
             drv = self.drivers.get(name)
             found = None
-            if drv is not None:
-                names: list[str] = []
-                body = drv.body if isinstance(drv, S.CombBlock) else (drv.value,)
-                collect = []
-                _walk_stmts(body, collect)
-                for n in collect:
-                    s = self.sig_of(n)
-                    if s is not None:
-                        found = input_of(s.name, seen | {name})
-                        if found:
-                            break
+            for dep in sorted(self.deps_of(name, drv)) if drv is not None else ():
+                if dep in d.signals:
+                    found = input_of(dep, seen | {name})
+                    if found:
+                        break
             memo[name] = found
             return found
 
@@ -354,29 +415,13 @@ class Structure:
             _walk_expr(spec.expr, visit)
 
 
-def _walk_stmts(stmts, out: list) -> None:
-    def visit(n, under_prev):
-        if not under_prev:
-            out.append(n)
-    for st in stmts:
-        if isinstance(st, (S.Assign, S.NbAssign)):
-            _walk_expr(st.value, visit)
-            for x in (st.target.index, st.target.hi, st.target.lo):
-                _walk_expr(x, visit)
-        elif isinstance(st, S.Let):
-            _walk_expr(st.value, visit)
-        elif isinstance(st, S.If):
-            _walk_expr(st.cond, visit)
-            _walk_stmts(st.then, out)
-            _walk_stmts(st.else_ or (), out)
-        elif isinstance(st, S.Match):
-            _walk_expr(st.subject, visit)
-            for arm in st.arms:
-                _walk_stmts(arm.body, out)
-        elif isinstance(st, S.For):
-            _walk_stmts(st.body, out)
-        else:
-            _walk_expr(st, visit)
+def _merge(states: list[dict[str, set[str]]]) -> dict[str, set[str]]:
+    """Where paths join: a signal depends on what it depends on along any of them."""
+    out: dict[str, set[str]] = {}
+    for st in states:
+        for name, deps in st.items():
+            out[name] = out.get(name, set()) | deps
+    return out
 
 
 def check_structure(d: Design) -> list[Diagnostic]:
