@@ -130,8 +130,10 @@ class ModuleLowering:
             out += [f"localparam {_range(e.ty.width)}{self.names[('variant', e.name, v)]} = "
                     f"{literal(code, e.ty.width)};" for v, code in e.variants.items()]
         decls = {i.name: i for i in self.d.file.items + self.d.module.items if isinstance(i, S.ConstDecl)}
-        for c, (ty, _) in self.d.consts.items():
+        for c, (ty, known) in self.d.consts.items():
             value = self.x(decls[c].value, Ctx("assign")).rhs
+            if "\x00" in value:  # it needs a generated helper: write the value the checker computed
+                value = literal(known, ty.width)
             out.append(f"localparam {_range(ty.width)}{self.names[('const', c)]} = {value};")
         return out
 
