@@ -211,6 +211,12 @@ class Exprs:
         op, flags = e.op, self.flags((l, r))
         if op == "==>":
             return self.binop("||", V("!" + unary_operand(l), UNARY, 1), r, 1, value)
+        if op in ("<<", ">>") and r.value is not None and r.value >= ty.width:
+            # a constant shift by the width or more: fold it here, as Icarus would (an always @*
+            # block must not keep a read that the simulator folds away, or it never runs)
+            if op == ">>" and lt.signed:
+                return l if ty.width == 1 else self.sign_fill(l, ty, flags)
+            return const_v(0, ty, False)
         if op in ("<<", ">>"):
             amount = index_text(r) if r.value is not None else operand(r, SHIFT, right=True)
             if op == ">>" and lt.signed:
@@ -221,6 +227,11 @@ class Exprs:
             text = f"$signed({l.text}) {op} $signed({r.text})"
             return V(text, REL, 1, value, **flags)
         return self.binop(op, l, r, ty.width, value)
+
+    def sign_fill(self, l: V, ty, flags) -> V:
+        """Every bit a copy of the sign bit: `{$signed(l) >>> (w - 1)}`."""
+        inner = f"$signed({l.text}) >>> {ty.width - 1}"
+        return V("{" + inner + "}", ATOM, ty.width, None, top=(inner, SHIFT), **flags)
 
     def e_Cast(self, e: S.Cast, ctx: Ctx) -> V:
         a = self(e.operand, ctx)

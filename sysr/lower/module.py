@@ -134,7 +134,7 @@ class ModuleLowering:
             value = self.x(decls[c].value, Ctx("assign")).rhs
             if "\x00" in value:  # it needs a generated helper: write the value the checker computed
                 value = literal(known, ty.width)
-            out.append(f"localparam {_range(ty.width)}{self.names[('const', c)]} = {value};")
+            out.append(f"localparam [{ty.width - 1}:0] {self.names[('const', c)]} = {value};")
         return out
 
     def declarations(self) -> list[str]:
@@ -209,7 +209,32 @@ class ModuleLowering:
         if defaults:
             ir = [Group("temporaries set only in some branches start at 0 (no latch)", defaults)] + ir
         lines = ["always @* begin"] + render(ir, 1) + ["end"]
+        if not self.reads_any(lines, driven):
+            return self.constant_results(item)
         return self.named(lines, first=render(ir[1:] if defaults else ir, 1))
+
+    def reads_any(self, lines: list[str], driven: frozenset[str]) -> bool:
+        """Whether the emitted block reads a signal it does not assign. An `always @*` block that
+        reads none never runs in simulation, so its results would stay x."""
+        text = "\n".join(lines)
+        outside = {self.name(s) for s in self.signals if s.name not in driven}
+        if outside & set(re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", text.replace("\x00", " "))):
+            return True
+        return any(self.gen.item(t).init for t in self.gen.reads(text))  # a hoisted wire
+
+    def constant_results(self, item: S.CombBlock) -> list[str]:
+        """A block whose results depend on no signal: assign the values the semantics give them."""
+        from ..elab import elaborate
+        from ..evaluate import Evaluator
+
+        self.constant.add(id(item))  # its outputs are declared as wires
+        system = elaborate(self.d)
+        ev = Evaluator(system)
+        env = {n: 0 for n, _ in system.inputs}
+        env.update(ev.initial_state())
+        lines = [f"assign {self.name(s)} = {literal(ev.eval(system.comb[s.name], env, {}), s.ty.width)};"
+                 for s in self.driven(item)]
+        return self.named(["// a comb block whose results depend on no signal"] + lines)
 
     def seq(self, item: S.SeqBlock) -> list[list[str]]:
         """A register block (with the reset branch) and a memory block, as needed."""

@@ -9,9 +9,23 @@ win over generated ones.
 
 from __future__ import annotations
 
-# The reserved words of IEEE 1364-2005 (Verilog-2005), Annex B. Fixed: documented in
-# docs/reference.md; SystemVerilog keywords are not included (the output is Verilog-2005).
-VERILOG_KEYWORDS = frozenset("""
+# The reserved words of IEEE 1364-2005 (Verilog-2005), Annex B, and those of SystemVerilog
+# (IEEE 1800-2017, Annex B) that tools reserve even in Verilog-2005 mode (Icarus 11 rejects a
+# signal named `logic` under -g2005). Fixed: documented in docs/reference.md.
+SYSTEMVERILOG_KEYWORDS = frozenset("""
+accept_on alias always_comb always_ff always_latch assert assume before bind bins binsof bit
+break byte chandle checker class clocking const constraint context continue cover covergroup
+coverpoint cross dist do endchecker endclass endclocking endgroup endinterface endpackage
+endprogram endproperty endsequence enum eventually expect export extends extern final
+first_match foreach forkjoin global iff ignore_bins illegal_bins implies import inside int
+interconnect interface intersect join_any join_none let local logic longint matches modport
+new nexttime null package packed priority program property protected pure rand randc randcase
+randsequence ref reject_on restrict return s_always s_eventually s_nexttime s_until
+s_until_with sequence shortint shortreal soft solve static string strong struct super
+sync_accept_on sync_reject_on tagged this throughout timeprecision timeunit type typedef union
+unique unique0 until until_with untyped var virtual void wait_order weak wildcard with within
+""".split())
+VERILOG_KEYWORDS = SYSTEMVERILOG_KEYWORDS | frozenset("""
 always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config deassign
 default defparam design disable edge else end endcase endconfig endfunction endgenerate
 endmodule endprimitive endspecify endtable endtask event for force forever fork function

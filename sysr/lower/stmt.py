@@ -95,7 +95,7 @@ class Stmts:
         last = arms[-1]
         named = [self.x.pattern_label(p, sty) for p in last.patterns if not isinstance(p, S.PatWild)]
         out.append(Arm(None, self.block(last.body, ctx), ", ".join(named) or None))
-        return [Case(s.rhs, out)]
+        return [Case(s.text, out)]  # .text keeps a signed shift self-determined (`{... >>> n}`)
 
     def for_(self, st: S.For, ctx: Ctx) -> list:
         local = self.d.refs[id(st)]
