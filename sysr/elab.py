@@ -397,13 +397,16 @@ class Elaborator:
                 return Read(ArrVar(sig.name, sig.ty, sig.size), i, sig.ty)
         a = self.ex(base, env)
         i = self.ex(e.index, env)
-        if isinstance(i, Const):
-            return Slice(a, i.value, i.value, BOOL)
         self.obligation(i, a.ty.width, env, e.index.span, "bit index")
+        if isinstance(i, Const):  # constant here, perhaps only once a loop is unrolled
+            return Slice(a, i.value, i.value, BOOL) if i.value < a.ty.width else FALSE
         return BitIdx(a, i)
 
     def obligation(self, i, limit: int, env: Env, span: S.Span, what: str) -> None:
+        """Record that index `i` must be below `limit` wherever this code runs (`env.guard`)."""
         if isinstance(i, Const):
+            if i.value >= limit:  # e.g. a loop variable out of range: fails wherever it is reached
+                self.obligations.append(Prop("index", mk_implies(env.guard, FALSE), span, "", span, what, limit))
             return
         if limit >= (1 << i.ty.width):
             return  # every value of the index type is in range
@@ -508,9 +511,9 @@ class Elaborator:
         """`old` with bit `index` or slice [hi:lo] replaced by `value`."""
         if st_target.index is not None:
             i = self.ex(st_target.index, env)
-            if isinstance(i, Const):
-                return self.splice(old, i.value, i.value, value)
             self.obligation(i, width, env, st_target.index.span, f"bit index into `{st_target.name}`")
+            if isinstance(i, Const):
+                return self.splice(old, i.value, i.value, value) if i.value < width else old
             acc = old
             for k in range(width):
                 hit = Bin("==", Cast(i, uint(max(i.ty.width, bits_for(width)))),

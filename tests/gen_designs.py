@@ -9,7 +9,7 @@ that takes its type from context.
 
 What a design contains: a clock, a reset (`reset` or `reset_n`), 1-4 inputs and 1-4 outputs
 (some registered) of random types (bool, uN and sN of widths 1..64, an enum), registers with
-reset values, sometimes a register array and a memory of 2-64 entries (written in `seq`, read
+reset values, sometimes a register array and a memory of 2-128 entries (written in `seq`, read
 in `seq` and `comb`, with indexes in range by their width or guarded by a comparison); one
 design in ten is purely combinational (no clock, no reset, no state). Wires and outputs are
 driven at module level, by `wire` with a value and by `comb` blocks (defaults, then
@@ -20,7 +20,8 @@ compare. Ports and module items come in random order. Expressions use every oper
 dynamic (in range by width) and guarded (`if i < W then x[i] else ...`) bit indexes,
 concatenation, if and match expressions (with overlapping arms and a `_` arm that may come
 before other arms), every builtin, fn calls, and constant expressions in consts and reset values.
-Some signals are named after Verilog keywords, to exercise the lowering's escaping.
+Some signals are named after Verilog keywords or after names the lowering makes up (helper
+functions, enum localparams, escaped keywords, memory ports), to exercise its naming.
 
 Choices come from a `Chooser`: `RandomChooser(seed)` for batches (a design is reproduced from
 its seed with `design_from_seed`), `DrawChooser(draw)` under hypothesis (`designs()` is the
@@ -43,6 +44,8 @@ VERILOG_WORDS = ("begin", "end", "always", "assign", "integer", "output", "input
                  "case", "default", "repeat", "signed", "edge", "event", "task", "buf", "not",
                  "and", "or", "xor", "real", "time", "generate", "logic", "bit", "byte", "int",
                  "wait", "force", "parameter", "string", "unsigned")
+# Names like those the lowering makes up (helper functions, enum localparams, escaped keywords).
+LOWERING_NAMES = ("bits8_0_0", "sext8_9", "bit8_i3", "E1_V0", "E1_V1", "begin_", "default_", "logic_")
 
 
 # ---- choices -------------------------------------------------------------------------------
@@ -176,6 +179,7 @@ class DesignGen:
         self.counter = 0
         self.enums: list[tuple[Ty, list[tuple[str, int]]]] = []
         self.words = list(VERILOG_WORDS)
+        self.traps = list(LOWERING_NAMES)
 
     # ---- names and types ---------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -183,9 +187,12 @@ class DesignGen:
         return f"{prefix}{self.counter}"
 
     def signal_name(self, prefix: str) -> str:
-        """A fresh name; now and then a Verilog keyword (each used once)."""
+        """A fresh name; now and then a Verilog keyword or a name the lowering might make up
+        (each used once)."""
         if self.words and self.ch.chance(0.06):
             return self.words.pop(self.ch.int(0, len(self.words) - 1))
+        if self.traps and self.ch.chance(0.03):
+            return self.traps.pop(self.ch.int(0, len(self.traps) - 1))
         return self.fresh(prefix)
 
     def width(self, wide: bool = False) -> int:
@@ -351,7 +358,7 @@ class DesignGen:
         arr = self.ch.pick([a for a in sc.arrays if a.ty == ty])
         index = self.index(arr.size, d, sc)
         if index is None:
-            return self.guarded_read(arr.name, arr.size, self.literal(ty, own), sc, d)
+            return self.guarded_read(arr.name, arr.size, self.literal(ty, own), sc)
         return f"{arr.name}[{index}]"
 
     def p_slice(self, ty, d, sc, own):
@@ -398,7 +405,7 @@ class DesignGen:
         base = self.atom(src, d, sc)
         index = self.index(src.width, d, sc)
         if index is None:
-            return self.guarded_read(base, src.width, self.literal(BOOL, False), sc, d)
+            return self.guarded_read(base, src.width, self.literal(BOOL, False), sc)
         return f"{base}[{index}]"
 
     def p_quant(self, ty, d, sc, own):
@@ -422,8 +429,9 @@ class DesignGen:
         j = self.ch.int(1, limit.bit_length() - 1)
         return self.expr(uint(j), d, sc, own=True)
 
-    def guard_index(self, limit: int, sc: Scope) -> str:
-        """A non-constant unsigned index wide enough to exceed `limit` (to be compared with it)."""
+    def guard_index(self, limit: int, sc: Scope) -> str | None:
+        """A non-constant unsigned index wide enough to exceed `limit` (to be compared with it),
+        or None when no signal is in scope."""
         j = limit.bit_length()
         ty = uint(j)
         names = [v.name for v in sc.vals if v.ty == ty and not v.const and v.bound is None]
@@ -434,7 +442,7 @@ class DesignGen:
             return None
         return f"({self.ch.pick(src).name} as {ty})"
 
-    def guarded_read(self, base: str, limit: int, fallback: str, sc: Scope, d: int) -> str:
+    def guarded_read(self, base: str, limit: int, fallback: str, sc: Scope) -> str:
         i = self.guard_index(limit, sc)
         if i is None:
             return f"{base}[{self.ch.int(0, limit - 1)}]"
@@ -652,15 +660,17 @@ class ModuleParts:
         self.arrays: list[tuple[Arr, str | None]] = []
         if self.stateful and ch.chance(0.3):
             ty = g.any_type(wide=False)
-            arr = Arr(g.fresh("ra"), ty, ch.pick([2, 4, 8, 3, 5]), mem=False)
+            arr = Arr(g.fresh("ra"), ty, ch.pick([2, 4, 8, 3, 5, 70]), mem=False)
             self.arrays.append((arr, g.init_value(ty, consts)))
         self.memories = []
         if self.stateful and ch.chance(0.3):
             ty = g.any_type(wide=False, enum=False)
-            size = ch.pick([2, 4, 8, 16, 32, 64])
+            size = ch.pick([2, 4, 8, 16, 32, 64, 128, 3, 100])  # > 64: z3 arrays, not bit-vectors
             self.arrays.append((Arr(g.fresh("m"), ty, size, mem=True), None))
             self.memories.append((self.arrays[-1][0].name, size))
         self.wires = [Val(g.signal_name("w"), g.any_type(wide=False)) for _ in range(ch.int(0, 3))]
+        if self.memories and self.wires and ch.chance(0.2):  # the name of a memory's read port
+            self.wires[0] = Val(f"{self.memories[0][0]}_{ch.pick(['rd', 'addr'])}", self.wires[0].ty)
         self.lines: list[str] = []
 
     def state_vals(self) -> list[Val]:

@@ -215,8 +215,8 @@ class Exprs:
             # a constant shift by the width or more: fold it here, as Icarus would (an always @*
             # block must not keep a read that the simulator folds away, or it never runs)
             if op == ">>" and lt.signed:
-                return l if ty.width == 1 else self.sign_fill(l, ty, flags)
-            return const_v(0, ty, False)
+                return l if ty.width == 1 else self.sign_fill(l, ty, value, flags)
+            return const_v(0, ty, l.loopy)
         if op in ("<<", ">>"):
             amount = index_text(r) if r.value is not None else operand(r, SHIFT, right=True)
             if op == ">>" and lt.signed:
@@ -228,10 +228,10 @@ class Exprs:
             return V(text, REL, 1, value, **flags)
         return self.binop(op, l, r, ty.width, value)
 
-    def sign_fill(self, l: V, ty, flags) -> V:
+    def sign_fill(self, l: V, ty, value: int | None, flags) -> V:
         """Every bit a copy of the sign bit: `{$signed(l) >>> (w - 1)}`."""
         inner = f"$signed({l.text}) >>> {ty.width - 1}"
-        return V("{" + inner + "}", ATOM, ty.width, None, top=(inner, SHIFT), **flags)
+        return V("{" + inner + "}", ATOM, ty.width, value, top=(inner, SHIFT), **flags)
 
     def e_Cast(self, e: S.Cast, ctx: Ctx) -> V:
         a = self(e.operand, ctx)
@@ -256,15 +256,15 @@ class Exprs:
 
     def e_IfExpr(self, e: S.IfExpr, ctx: Ctx) -> V:
         c = self(e.cond, ctx)
-        if c.value is not None and c.loopy:
+        if c.value is not None:  # a constant condition: emit only the branch taken
             return self(e.then if c.value else e.else_, ctx)
         t, f = self(e.then, ctx), self(e.else_, ctx)
         return self.mux(c, t, f, self.ty(e).width)
 
     def mux(self, c: V, t: V, f: V, width: int) -> V:
+        if c.value is not None:  # a constant condition: only the branch taken (Icarus folds it too)
+            return t if c.value else f
         value = None
-        if c.value is not None:
-            value = t.value if c.value else f.value
         ct = c.text if c.prec > LAND else f"({c.text})"
         tt = t.text if t.prec > COND else f"({t.text})"
         ft = f.text if f.prec >= COND else f"({f.text})"

@@ -74,8 +74,8 @@ class Stmts:
 
     def if_(self, st: S.If, ctx: Ctx) -> list:
         c = self.x(st.cond, ctx)
-        if c.value is not None and c.loopy:
-            return self.block(st.then if c.value else (st.else_ or ()), ctx)
+        if c.value is not None:  # a constant condition: only one branch exists (Icarus would fold
+            return self.block(st.then if c.value else (st.else_ or ()), ctx)  # the other away too)
         then = self.block(st.then, ctx)
         else_ = self.block(st.else_ or (), ctx)
         return [If(c.rhs, c.prec == ATOM, then, else_)]
@@ -84,7 +84,7 @@ class Stmts:
         s = self.x(st.subject, ctx)
         sty = self.x.ty(st.subject)
         arms = Exprs.live_arms(st.arms)
-        if s.value is not None and s.loopy:
+        if s.value is not None:  # a constant subject: only the arm it selects exists
             for arm in arms:
                 if arm is arms[-1] or s.value in self.x.pattern_values(arm.patterns, sty):
                     return self.block(arm.body, ctx)
