@@ -665,6 +665,12 @@ KNOWN_BUGS: list[KnownBug] = []  # none open; fixed ones are in FIXED_BUGS
 
 FIXED_BUGS = [
     KnownBug(
+        "shift-by-memory-word",
+        "sysr/lower: `y = a >> m[3];` (m a memory) became `assign y = a >> m[3];`, which Icarus 11 "
+        "compiles into a vvp file it cannot load (syntax error): no output at all",
+        "module m(clk: clock, rst: reset, a: in u8, w: in u3, y: out u8) {\n  reg m: u3[8];\n"
+        "  seq { m[w] <= w; }\n  y = a >> m[3];\n}\n"),
+    KnownBug(
         "comb-never-runs",
         "sysr/lower: a comb block is lowered to `always @*`, which runs only when a signal it reads "
         "changes; when Icarus folds every read away (`comb { y = false; y = if false then a else "

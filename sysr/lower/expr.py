@@ -219,6 +219,8 @@ class Exprs:
             return const_v(0, ty, l.loopy)
         if op in ("<<", ">>"):
             amount = index_text(r) if r.value is not None else operand(r, SHIFT, right=True)
+            if r.value is None and "[" in amount and not amount.startswith("{"):
+                amount = "{" + amount + "}"  # Icarus 11 miscompiles `x >> mem[i]` in an assign
             if op == ">>" and lt.signed:
                 inner = f"$signed({l.text}) >>> {amount}"
                 return V("{" + inner + "}", ATOM, ty.width, value, top=(inner, SHIFT), **flags)
