@@ -45,15 +45,20 @@ def _candidate(task: Task, lang: str, folder: Path | None) -> str | None:
 def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
               progress=None) -> list[CandidateResult]:
     scorer = Scorer()
+    sources = {t.name: _candidate(t, lang, folder) for t in tasks}
 
     def one(task: Task) -> CandidateResult:
-        r = scorer.score(task, lang, _candidate(task, lang, folder))
+        r = scorer.score(task, lang, sources[task.name])
         if progress:
             progress(r)
         return r
 
+    # Longest first (a larger design takes longer to prove and simulate), so that parallel
+    # workers finish together; the results come back in the tasks' order.
+    order = sorted(tasks, key=lambda t: -len(sources[t.name] or ""))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(one, tasks))
+        done = dict(zip((t.name for t in order), pool.map(one, order)))
+    return [done[t.name] for t in tasks]
 
 
 def _table(report: ScoreReport) -> Table:
