@@ -29,7 +29,7 @@ from .records import CandidateResult, StageResult
 from .run import RunResult, run_bounded
 from .tasks import Task
 from .tools import ToolMissing, find_tool, tool_version
-from .verilog import PortInfo, compare_ports
+from .verilog import PORTS_SCRIPT, PortInfo, compare_ports, ports_from_json
 
 DETAIL_LINES = 40
 DETAIL_CHARS = 4000
@@ -133,16 +133,12 @@ class Scorer:
     def read_ports(self, work: Path, verilog: str, top: str, stage: str):
         (work / "design.v").write_text(verilog)
         yosys = self._tool("yosys", stage)
-        res = run_bounded([yosys, "-q", "-p", "read_verilog design.v; proc; write_json ports.json"], work,
-                          self.limits.tool_s)
-        if not res.started or res.timed_out or (res.returncode or 0) < 0:
+        res = run_bounded([yosys, "-q", "-p", PORTS_SCRIPT], work, self.limits.tool_s)
+        if not res.ran:
             raise self._tool_failure(stage, "yosys", res)
         if res.returncode != 0 or not (work / "ports.json").is_file():
             return None, res
-        mods = json.loads((work / "ports.json").read_text()).get("modules", {})
-        if top not in mods:
-            return [], res
-        return [PortInfo(n, p["direction"], len(p["bits"])) for n, p in mods[top]["ports"].items()], res
+        return ports_from_json(work / "ports.json", top) or [], res
 
     def syntax_and_interface(self, task: Task, work: Path, verilog: str) -> list[StageResult]:
         ports, res = self.read_ports(work, verilog, task.top, "syntax")
@@ -208,7 +204,7 @@ class Scorer:
         (work / "tb.v").write_text(tb)
         iverilog = self._tool("iverilog", "compile")
         res = run_bounded([iverilog, "-g2005", "-o", "sim", "tb.v", "design.v"], work, self.limits.tool_s)
-        if not res.ran and not (res.returncode and res.returncode > 0):
+        if not res.ran:
             raise self._tool_failure("compile", "iverilog", res)
         if res.returncode != 0:
             raise Failed(self._record("compile", "iverilog", res, "compile", short(res.output)))

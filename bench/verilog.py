@@ -25,19 +25,26 @@ class PortInfo:
         return f"{self.direction} {w}{self.name}"
 
 
+# Yosys reads design.v in the current folder and writes its modules' ports to ports.json.
+PORTS_SCRIPT = "read_verilog design.v; proc; write_json ports.json"
+
+
+def ports_from_json(path: Path, top: str) -> list[PortInfo] | None:
+    """The ports of module `top` in declaration order from Yosys's JSON; None if there is no such module."""
+    mod = json.loads(path.read_text()).get("modules", {}).get(top)
+    if mod is None:
+        return None
+    return [PortInfo(n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items()]
+
+
 def read_ports(verilog: str, top: str, timeout_s: float = 60) -> tuple[list[PortInfo] | None, RunResult]:
     """The ports of module `top` in declaration order, as Yosys reads them; None if it could not."""
     with tempfile.TemporaryDirectory(prefix="bench-ports-") as d:
         Path(d, "design.v").write_text(verilog)
-        res = run_bounded([find_tool("yosys"), "-q", "-p", "read_verilog design.v; proc; write_json ports.json"],
-                          d, timeout_s)
+        res = run_bounded([find_tool("yosys"), "-q", "-p", PORTS_SCRIPT], d, timeout_s)
         if res.returncode != 0 or not Path(d, "ports.json").is_file():
             return None, res
-        modules = json.loads(Path(d, "ports.json").read_text()).get("modules", {})
-    mod = modules.get(top)
-    if mod is None:
-        return None, res
-    return [PortInfo(n, p["direction"], len(p["bits"])) for n, p in mod["ports"].items()], res
+        return ports_from_json(Path(d, "ports.json"), top), res
 
 
 def sysr_ports(design) -> list[PortInfo]:

@@ -20,7 +20,7 @@ from . import syntax as S
 from .diagnostics import Diagnostic, Related, error
 from .model import Design, EnumInfo, FnInfo, Local, Signal
 from .structure import lvalues
-from .types import (BOOL, BUILTINS, MAX_WIDTH, Ty, bits_for, fits, from_int, mask, op_binary,
+from .types import (BOOL, BUILTINS, MAX_WIDTH, Ty, bits_for, fits, from_int, op_binary,
                     op_builtin, op_cast, op_concat, op_slice, op_unary, parse_int_type,
                     popcount_width, sint, uint)
 
@@ -532,7 +532,7 @@ class Checker:
         ghost_ctx = ctx.where in GHOST_WHERE
         seq_ctx = ctx.where in ("seq", "ghost_seq")
         if op == "=" and seq_ctx:
-            self.err("A004", f"`=` in a `seq` block: registers take `<=`", st.span,
+            self.err("A004", "`=` in a `seq` block: registers take `<=`", st.span,
                      "use `<=` for registers, or `let NAME = ...;` for a temporary")
         elif op == "<=" and not seq_ctx:
             self.err("A005", "`<=` in a `comb` block: combinational signals take `=`", st.span,
@@ -981,7 +981,7 @@ class Checker:
             lt, rt = self.operand_pair(e.left, e.right, ctx, None)
             if lt is not None and rt is not None and lt != rt:
                 self.err("T001", f"`{op}` compares `{lt}` with `{rt}`; both sides must have the same type",
-                         e.span, f"convert one side with `as`")
+                         e.span, "convert one side with `as`")
             elif lt is not None and lt.kind == "enum" and op not in ("==", "!="):
                 self.err("T008", f"`{op}` is not defined for the enum `{lt}`; enums compare with `==` and `!=`",
                          e.span)
@@ -996,7 +996,7 @@ class Checker:
             return None  # reported where it went wrong
         t = lt
         if t.kind == "enum":
-            self.err("T008", f"`{op}` is not defined for the enum `{t}`", e.span, f"use `as` to get its encoding")
+            self.err("T008", f"`{op}` is not defined for the enum `{t}`", e.span, "use `as` to get its encoding")
             return None
         return t
 

@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     for name in ("depth", "induction"):
-        if getattr(args, name, 1) is not None and getattr(args, name, 1) < 1:
+        if getattr(args, name, 1) < 1:
             parser.error(f"--{name} must be at least 1")
     try:
         return args.func(args)

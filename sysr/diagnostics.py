@@ -7,7 +7,7 @@ The code table is the single source of the stable codes, their titles and the do
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .syntax import Span
 
@@ -116,7 +116,6 @@ class Diagnostic:
     notes: tuple[str, ...] = ()
     related: tuple[Related, ...] = ()
     trace: Trace | None = None
-    extra: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         assert self.code in CODES, f"unknown diagnostic code {self.code}"
@@ -142,10 +141,6 @@ def span_json(span: Span) -> dict:
 
 def error(code: str, message: str, span: Span, *notes: str, related: tuple[Related, ...] = ()) -> Diagnostic:
     return Diagnostic(code, message, span, Severity.ERROR, tuple(notes), related)
-
-
-def warning(code: str, message: str, span: Span, *notes: str) -> Diagnostic:
-    return Diagnostic(code, message, span, Severity.WARNING, tuple(notes))
 
 
 def sort_key(d: Diagnostic) -> tuple:

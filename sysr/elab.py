@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from . import syntax as S
 from .model import Design, Local, Signal
-from .types import BOOL, BUILTINS, Ty, bits_for, popcount_width, uint
+from .types import BOOL, BUILTINS, Ty, bits_for, uint
 
 
 class ElabError(Exception):
@@ -182,9 +182,7 @@ def is_array(x) -> bool:
 
 
 def array_size(x) -> int:
-    if isinstance(x, (ArrVar, ConstArr)):
-        return x.size
-    return x.size
+    return x.size  # every array-valued node carries its size
 
 
 def mk_and(a, b):

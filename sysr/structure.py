@@ -249,9 +249,9 @@ class Structure:
             names += self.driven_names(it)[:1]
         path = " -> ".join(names + names[:1])
         first = items[0]
-        self.err("A003", f"combinational cycle: {path}", getattr(first, "span"),
+        self.err("A003", f"combinational cycle: {path}", first.span,
                  "each of these is computed from the next; break the cycle with a register",
-                 related=[Related(getattr(it, "span"), f"`{self.driven_names(it)[0]}` is driven here")
+                 related=[Related(it.span, f"`{self.driven_names(it)[0]}` is driven here")
                           for it in items[1:] if self.driven_names(it)])
 
     # ---- whole design ----------------------------------------------------------------
@@ -270,7 +270,6 @@ class Structure:
         d.drivers = dict(self.drivers)
         for sig in d.signals.values():
             if sig.is_comb and sig.name not in self.drivers and sig.name not in self.misdriven:
-                what = "output" if sig.kind == "out" else "wire"
                 self.err("A006", f"{sig.describe()} is never driven", sig.span,
                          f"assign it: `{sig.name} = ...;` at module level or in a `comb` block")
         self.clock_reset()

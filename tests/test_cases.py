@@ -9,7 +9,6 @@ to tests/cases. `SYSR_UPDATE=1 pytest tests/test_cases.py` rewrites the .expecte
 from __future__ import annotations
 
 import io
-import os
 import re
 from contextlib import redirect_stdout
 from pathlib import Path

@@ -213,8 +213,8 @@ def test_unknown_model_spec() -> None:
 
 
 def test_summary_counts_of_a_known_run(tmp_path, toy) -> None:
-    a = run_loop(tmp_path / "a", toy, "verilog", ["no code here", block(WRONG_V, "verilog"), block(GOOD_V, "verilog")])
-    b = run_loop(tmp_path / "b", toy, "sysr", [block(GOOD_S, "sysr")])
+    run_loop(tmp_path / "a", toy, "verilog", ["no code here", block(WRONG_V, "verilog"), block(GOOD_V, "verilog")])
+    run_loop(tmp_path / "b", toy, "sysr", [block(GOOD_S, "sysr")])
     ca, cb = counts(load_run(tmp_path / "a" / "run"), "verilog"), counts(load_run(tmp_path / "b" / "run"), "sysr")
     assert (ca.tasks, ca.solved, ca.solved_first, ca.attempts) == (1, 1, 0, 3)
     assert ca.results == {"PASS": 1, "no-code": 1, "wrong-output": 1}

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 
 from .. import syntax as S
+from ..elab import elaborate
+from ..evaluate import Evaluator
 from ..model import Design, Signal
 from .expr import Ctx, Exprs, _range, literal, syntax_nodes
 from .ir import INDENT, Assign, Gen, Group, If, assignment, assignments, nested_temps, prune, render
@@ -39,6 +41,7 @@ class ModuleLowering:
         self.claim_source_names()
         self.x = Exprs(design, self.names, self.gen, self.constant_address_memories())
         self.s = Stmts(design, self.x, self.gen)
+        self.semantics: Evaluator | None = None  # the design's evaluator, built when first needed
         self.constant = {id(i) for i in design.module.items
                          if isinstance(i, S.CombBlock) and not i.ghost and not self.reads_signals(i)}
 
@@ -224,15 +227,13 @@ class ModuleLowering:
 
     def constant_results(self, item: S.CombBlock) -> list[str]:
         """A block whose results depend on no signal: assign the values the semantics give them."""
-        from ..elab import elaborate
-        from ..evaluate import Evaluator
-
         self.constant.add(id(item))  # its outputs are declared as wires
-        system = elaborate(self.d)
-        ev = Evaluator(system)
-        env = {n: 0 for n, _ in system.inputs}
+        if self.semantics is None:
+            self.semantics = Evaluator(elaborate(self.d))
+        ev = self.semantics
+        env = {n: 0 for n, _ in ev.sys.inputs}
         env.update(ev.initial_state())
-        lines = [f"assign {self.name(s)} = {literal(ev.eval(system.comb[s.name], env, {}), s.ty.width)};"
+        lines = [f"assign {self.name(s)} = {literal(ev.eval(ev.comb[s.name], env, {}), s.ty.width)};"
                  for s in self.driven(item)]
         return self.named(["// a comb block whose results depend on no signal"] + lines)
 

@@ -125,7 +125,7 @@ class CycleEncoder:
             return self.builtin(n.name, e(n.a), n.ty)
         if isinstance(n, E.Read):
             arr, i = e(n.arr), e(n.i)
-            size = _size(n.arr)
+            size = E.array_size(n.arr)
             iw = index_width(size)
             w = max(i.size(), bits_for(size))
             if isinstance(arr, tuple):
@@ -228,12 +228,6 @@ class CycleEncoder:
         if name == "onehot0":
             return as_bit((a & (a - bv(1, w))) == bv(0, w))
         raise ValueError(name)
-
-
-def _size(arr) -> int:
-    if isinstance(arr, (E.ArrVar, E.ConstArr)):
-        return arr.size
-    return arr.size
 
 
 def make_vars(system: E.System, cycle: str, ctx: z3.Context) -> dict[str, object]:

@@ -194,8 +194,7 @@ class Prover:
     def state_from(self, model, un: Unrolling, free_all: bool) -> dict[str, object]:
         v0 = un.cycle(0).vars
 
-        def memory(name, i, sv_by={sv.name: sv for sv in self.sys.state}):
-            sv = sv_by[name]
+        def memory(name, i):
             if isinstance(v0[name], tuple):
                 return model.eval(v0[name][i], model_completion=True).as_long()
             idx = bv(i, v0[name].domain().size(), v0[name].ctx)
@@ -251,6 +250,7 @@ class Prover:
         self.bmc_un = Unrolling(self.sys, "", s.ctx)
         self.bmc_lits = [z3.Bool(f"requires#{j}", s.ctx) for j in range(len(self.sys.requires))]
         self.facts: list[E.Prop] = []
+        self.fact_lits: list = []  # one per cycle where the facts are asserted
         s.add(*self.bmc_un.init())
 
     def bmc(self, start: int, stop: int, indexes) -> bool:
@@ -274,14 +274,15 @@ class Prover:
                                                 f"requirements can hold in cycle {t} ({s.reason_unknown()})",
                                         self.d.module.name_span, "raise --timeout, or simplify the requirements"))
                 return False
-            fact_lit = z3.Bool(f"facts#{t}", s.ctx)
             if self.facts:
-                s.add(z3.Implies(fact_lit, z3.And([un.prop(f, t) for f in self.facts])))
+                lit = z3.Bool(f"facts#{t}", s.ctx)
+                s.add(z3.Implies(lit, z3.And([un.prop(f, t) for f in self.facts])))
+                self.fact_lits.append(lit)
             while active:
                 q = z3.Bool(f"bad#{t}#{len(active)}", s.ctx)
                 s.add(z3.Implies(q, z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])))
                 t0 = time.perf_counter()
-                res = s.check(*lits, *self.fact_lits(t), q)
+                res = s.check(*lits, *self.fact_lits, q)
                 spent = time.perf_counter() - t0
                 for k in active:
                     self.verdicts[k].time_s += spent / len(active)
@@ -289,7 +290,7 @@ class Prover:
                 if res == z3.unsat:
                     break
                 if res == z3.unknown and len(active) > 1:
-                    active = self.one_by_one(active, t, q)  # isolate the hard property
+                    active = self.one_by_one(active, t)  # isolate the hard property
                     continue
                 if res == z3.unknown:
                     self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", s.reason_unknown())
@@ -308,24 +309,19 @@ class Prover:
                 active = [k for k in active if k not in failed]
         return True
 
-    def one_by_one(self, active: list[int], t: int, q) -> list[int]:
+    def one_by_one(self, active: list[int], t: int) -> list[int]:
         """After a combined query came back unknown: check each property alone at cycle t. Those
         the solver gives up on get V003; the rest stay active (the caller re-checks them together,
         which finds any counterexample)."""
         s, un = self.bmc_solver, self.bmc_un
         keep = []
         for k in active:
-            res = s.check(*self.bmc_lits, *self.fact_lits(t), z3.Not(un.prop(self.verdicts[k].prop, t)))
+            res = s.check(*self.bmc_lits, *self.fact_lits, z3.Not(un.prop(self.verdicts[k].prop, t)))
             if res == z3.unknown:
                 self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
             else:
                 keep.append(k)
         return keep
-
-    def fact_lits(self, t: int) -> list:
-        if not self.facts:
-            return []
-        return [z3.Bool(f"facts#{c}", self.bmc_solver.ctx) for c in range(t + 1)]
 
     def vacuous(self, core, lits, t: int) -> None:
         names = {str(l): j for j, l in enumerate(lits)}
@@ -364,7 +360,6 @@ class Prover:
         v.status = "refuted"
         v.trace = self.make_trace(f"trace from reset (cycle 0 is the reset state; `>` marks cycle {t}, "
                                   "where the property fails):", cycles, t)
-        kind = "may not hold" if v.prop.kind != "index" else "may be out of range"
         if v.prop.kind == "index":
             msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
         else:
