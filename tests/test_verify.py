@@ -145,3 +145,33 @@ def test_a_hard_property_does_not_take_the_easy_ones_with_it() -> None:
     assert [p["status"] for p in outcome.properties] == ["proven", "unknown"]
     assert [d.code for d in outcome.diagnostics] == ["V003"]
     assert "timed out after 1 s" in outcome.diagnostics[0].message
+
+
+def test_an_undecided_combined_query_falls_back_to_each_property(monkeypatch) -> None:
+    """When the query over all properties comes back unknown, each is decided alone: a real
+    counterexample is still found at the right cycle, and proven properties stay proven."""
+    import z3
+
+    from sysr.smt import prove
+
+    real = prove.make_solver
+
+    def combined_unknown(timeout_s):
+        s = real(timeout_s)
+        check = s.check
+
+        def patched(*assumptions):
+            if any(str(a).startswith("bad#") for a in assumptions):
+                return z3.unknown
+            return check(*assumptions)
+
+        s.check = patched
+        return s
+
+    monkeypatch.setattr(prove, "make_solver", combined_unknown)
+    two = (HERE / "counter_off_by_one.sysr").read_text().replace(
+        "  ensures count <= 9;", "  ensures count <= 9;\n  ensures count != 15;")
+    outcome = check(two, Options())
+    v002 = [d for d in outcome.diagnostics if d.code == "V002"]
+    assert len(v002) == 1 and v002[0].trace.failing_row == 10
+    assert check((HERE / "pwm_ghost.sysr").read_text(), Options()).accepted

@@ -291,7 +291,7 @@ class Prover:
                     break
                 if res == z3.unknown and len(active) > 1:
                     active = self.one_by_one(active, t)  # isolate the hard property
-                    continue
+                    break  # every property is decided for this cycle
                 if res == z3.unknown:
                     self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", s.reason_unknown())
                     active = []
@@ -310,15 +310,16 @@ class Prover:
         return True
 
     def one_by_one(self, active: list[int], t: int) -> list[int]:
-        """After a combined query came back unknown: check each property alone at cycle t. Those
-        the solver gives up on get V003; the rest stay active (the caller re-checks them together,
-        which finds any counterexample)."""
+        """After a combined query came back unknown: decide each property alone at cycle t.
+        Unknown gives V003, a counterexample gives V002; returns the properties still standing."""
         s, un = self.bmc_solver, self.bmc_un
         keep = []
         for k in active:
             res = s.check(*self.bmc_lits, *self.fact_lits, z3.Not(un.prop(self.verdicts[k].prop, t)))
             if res == z3.unknown:
                 self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
+            elif res == z3.sat:
+                self.refuted(self.verdicts[k], self.replay(s.model(), un, t, free_all=False), t)
             else:
                 keep.append(k)
         return keep
