@@ -1,4 +1,4 @@
-"""Text to syntax tree: runs the lark grammar and builds `sysr.syntax` nodes with spans.
+"""Text to syntax tree: runs the lark grammar and builds `sysr.front.syntax` nodes with spans.
 
 A syntax error becomes one P-code diagnostic that names what was expected and points at the
 offending token; parsing stops there. Nothing here raises on user input.
@@ -14,8 +14,8 @@ from importlib import resources
 import lark
 from lark import Token, Transformer
 
+from ..diagnostics import Diagnostic, error
 from . import syntax as S
-from .diagnostics import Diagnostic, error
 
 _INT_RE = re.compile(r"(0x[0-9A-Fa-f][0-9A-Fa-f_]*|0b[01][01_]*|[0-9][0-9_]*)([us][0-9]+)?$")
 
@@ -29,7 +29,7 @@ _TERMINAL_WORDS = {
 }
 
 
-_GRAMMAR = resources.files("sysr").joinpath("grammar.lark").read_text()
+_GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text()
 # Terminals whose tokens reach the builder (names, literals, keywords the tree keeps); the rest
 # (punctuation, `_`-prefixed keywords) only count for spans.
 _KEPT = frozenset(re.findall(r"^([A-Z][A-Z0-9_]*)(?:\.\d+)?\s*:", _GRAMMAR, re.M))
