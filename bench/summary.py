@@ -158,12 +158,12 @@ def _estimates(pass_at: dict[str, float] | None) -> str:
     return ", ".join(f"pass@{k} {pass_at[k]:.3f}" for k in _shown_ks(pass_at))
 
 
-CHECKER_ROWS = (("caught", "checker rejected, testbench fails: caught"),
-                ("false_alarm", "checker rejected, testbench passes: false alarm"),
-                ("missed", "checker accepted, testbench fails: missed"),
-                ("agreed", "checker accepted, testbench passes: agreed"),
-                ("static_rejected", "outside: static checks failed"),
-                ("unjudged", "outside: no code or a tool did not run"))
+CHECKER_ROWS = (("caught", "checker caught (rejected, testbench fails)"),
+                ("false_alarm", "checker false alarm (rejected, testbench passes)"),
+                ("missed", "checker missed (accepted, testbench fails)"),
+                ("agreed", "checker agreed (accepted, testbench passes)"),
+                ("static_rejected", "not in the matrix: static checks failed"),
+                ("unjudged", "not in the matrix: no code, or a tool did not run"))
 
 
 def render(runs: list[RunCounts]) -> str:
@@ -196,7 +196,7 @@ def render(runs: list[RunCounts]) -> str:
         rows += [["pass@1 (within budget / first attempt)",
                   *[_one(r.pass_at) + " / " + _one(r.pass_at_first) for r in runs]]]
     if any(r.checker is not None for r in runs):
-        rows += [[f"sysr attempts, {text}", *[str(r.checker[key]) if r.checker else "-" for r in runs]]
+        rows += [[text, *[str(r.checker[key]) if r.checker else "-" for r in runs]]
                  for key, text in CHECKER_ROWS]
     lines += _table([head, *rows])
     lines += _per_task(runs, sampled)

@@ -1,6 +1,7 @@
 """The write-check-repair loop with offline models: repairs from the checker's diagnostics and
 from the failing test line, the budget, replies without code, the relay round trip, a killed
-run resumed, the anthropic backend against a fake server, and the summary's counts.
+run resumed, and the summary's counts (the API backends are in test_models.py, samples and
+pass@k in test_samples.py, shadow simulation in test_shadow.py).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
 
 from bench.loop import Loop, LoopError, Run, RunSpec
-from bench.models import Message, ModelError, get_model
+from bench.models import ModelError, get_model
 from bench.score import Limits, Scorer
 from bench.summary import counts, load_run, render
 from bench.tasks import load_tasks
@@ -153,58 +153,6 @@ def test_model_failure_keeps_what_was_done(tmp_path, toy) -> None:
     assert len(rec["tasks"]["toy"]["samples"][0]["attempts"]) == 1 and rec["ended"] is None
     with pytest.raises(LoopError, match="exists"):
         Run.create(tmp_path / "run", RunSpec("scripted:x", "verilog", 4))
-
-
-class FakeAnthropic(BaseHTTPRequestHandler):
-    calls: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server API
-        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        FakeAnthropic.calls.append(body)
-        if len(FakeAnthropic.calls) == 1:
-            self._send(429, {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}},
-                       {"retry-after": "0"})
-            return
-        self._send(200, {"id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
-                         "content": [{"type": "text", "text": block(GOOD_V, "verilog")}],
-                         "stop_reason": "end_turn", "stop_sequence": None,
-                         "usage": {"input_tokens": 1234, "output_tokens": 56}})
-
-    def _send(self, code: int, data: dict, headers: dict | None = None) -> None:
-        raw = json.dumps(data).encode()
-        self.send_response(code)
-        self.send_header("content-type", "application/json")
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.send_header("content-length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-def test_anthropic_backend_against_a_fake_server(monkeypatch) -> None:
-    server = HTTPServer(("127.0.0.1", 0), FakeAnthropic)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{server.server_port}")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    FakeAnthropic.calls = []
-    try:
-        model = get_model("anthropic:claude-test")
-        reply = model.complete("SYSTEM", [Message("user", "write it")], "toy", 1)
-    finally:
-        server.shutdown()
-    assert (reply.tokens_in, reply.tokens_out, reply.approximate) == (1234, 56, False)
-    assert "```verilog" in reply.text
-    assert len(FakeAnthropic.calls) == 2  # the rate limit was retried
-    assert FakeAnthropic.calls[-1]["system"] == "SYSTEM" and FakeAnthropic.calls[-1]["model"] == "claude-test"
-
-
-def test_anthropic_backend_needs_a_key(monkeypatch) -> None:
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with pytest.raises(ModelError, match="ANTHROPIC_API_KEY"):
-        get_model("anthropic:claude-test")
 
 
 def test_unknown_model_spec() -> None:
