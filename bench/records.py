@@ -164,7 +164,7 @@ class RunRecord(BaseModel):
     @classmethod
     def _upgrade(cls, data):
         """Read a schema 1 record (one conversation per task) as a run of one sample."""
-        if isinstance(data, dict) and data.get("schema_version", 1) < 2:
+        if isinstance(data, dict) and data.get("schema_version", SCHEMA_VERSION) < 2:
             data = dict(data)
             tasks = {}
             for name, tr in (data.get("tasks") or {}).items():
