@@ -222,7 +222,7 @@ class Loop:
                 self.run_sample(task, k)
             except ModelError as e:
                 self.log(f"{self.label(task, k)}: model error: {e}")
-                errors.append(f"{self.label(task, k)}: {e}")
+                errors.append(f"{self.label(task, k)}: {str(e).rstrip('.')}")
                 if e.fatal:
                     self.stop.set()
 

@@ -150,3 +150,11 @@ def test_anthropic_backend_needs_a_key(monkeypatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ModelError, match="ANTHROPIC_API_KEY"):
         get_model("anthropic:claude-test")
+
+
+def test_openai_answer_without_choices_is_retried(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    broken = {"error": {"message": "provider returned error", "code": 502}}
+    with FakeServer(answers((200, broken), (200, chat_completion("tiny-coder", "ok", 3, 1)))) as srv:
+        reply = openai(srv).complete("S", MSGS, "toy", 1)
+    assert reply.text == "ok" and len(srv.calls) == 2

@@ -70,3 +70,5 @@ class AnthropicModel:
             if e.status_code in (408, 409, 529):
                 raise Retry(f"{e.status_code}: {server_message(e)}", retry_after(e.response.headers)) from None
             raise ModelError(f"anthropic: {e.status_code}: {server_message(e)}") from None
+        except a.APIError as e:  # an answer the client could not read
+            raise Retry(f"unreadable answer: {e}") from None

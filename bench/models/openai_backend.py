@@ -66,8 +66,9 @@ class OpenAIModel:
 
         def request() -> Reply:
             resp = self._call(body, extra)
-            if not resp.choices:
-                raise Retry("the server answered without a choice")
+            if not resp.choices:  # OpenRouter passes a provider's failure on this way
+                why = (resp.model_extra or {}).get("error")
+                raise Retry(f"the server answered without a choice{f': {why}' if why else ''}")
             text = resp.choices[0].message.content or ""
             usage = resp.usage
             if usage is None:
@@ -99,4 +100,6 @@ class OpenAIModel:
             if e.status_code == 408:
                 raise Retry(f"408: {server_message(e)}", retry_after(e.response.headers)) from None
             raise ModelError(f"{self.name}: the server answered {e.status_code}: {server_message(e)}") from None
+        except o.APIError as e:  # an answer the client could not read
+            raise Retry(f"unreadable answer: {e}") from None
 
