@@ -56,18 +56,16 @@ def test_openai_sends_no_temperature_or_seed_unless_asked(monkeypatch) -> None:
     assert (reply.tokens_in, reply.tokens_out, reply.tokens_cached) == (10, 2, 0)
 
 
-def test_openai_refused_key_is_fatal_and_not_retried(monkeypatch) -> None:
+@pytest.mark.parametrize("status,kind,message,match", [
+    (401, "invalid_api_key", "Incorrect API key provided", r"refused the key \(401\).*OPENAI_API_KEY.*Incorrect API key"),
+    (403, "permission_denied", "not allowed", r"denied access \(403\): not allowed"),
+    (404, "not_found", "model 'tiny-coder' not found", r"no model 'tiny-coder' \(404\).*not found.*--base-url"),
+])
+def test_openai_refused_key_or_unknown_model_is_fatal_and_not_retried(monkeypatch, status, kind, message,
+                                                                      match) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "wrong")
-    with FakeServer(answers((401, error("invalid_api_key", "Incorrect API key provided")))) as srv:
-        with pytest.raises(ModelError, match=r"refused the key \(401\).*OPENAI_API_KEY.*Incorrect API key") as e:
-            openai(srv).complete("S", MSGS, "toy", 1)
-    assert e.value.fatal and len(srv.calls) == 1
-
-
-def test_openai_unknown_model_is_fatal(monkeypatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "k")
-    with FakeServer(answers((404, error("not_found", "model 'tiny-coder' not found")))) as srv:
-        with pytest.raises(ModelError, match=r"no model 'tiny-coder' \(404\).*not found") as e:
+    with FakeServer(answers((status, error(kind, message)))) as srv:
+        with pytest.raises(ModelError, match=match) as e:
             openai(srv).complete("S", MSGS, "toy", 1)
     assert e.value.fatal and len(srv.calls) == 1
 

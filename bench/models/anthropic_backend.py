@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from . import Message, ModelError, Reply
-from .retry import BASE_S, TRIES, Retry, retry_after, retrying, server_message
+from .retry import BASE_S, TRIES, Retry, retrying, status_error
 
 MAX_TOKENS = int(os.environ.get("BENCH_MAX_TOKENS", "8192"))
 
@@ -55,20 +55,9 @@ class AnthropicModel:
         try:
             return self.client.messages.create(model=self.model_id, max_tokens=MAX_TOKENS, system=system,
                                                messages=messages, extra_body=extra)
-        except a.AuthenticationError as e:
-            raise ModelError(f"anthropic refused the key (401): check ANTHROPIC_API_KEY ({server_message(e)})",
-                             fatal=True) from None
-        except a.PermissionDeniedError as e:
-            raise ModelError(f"anthropic denied access (403): {server_message(e)}", fatal=True) from None
-        except a.NotFoundError as e:
-            raise ModelError(f"anthropic has no model {self.model_id!r} (404): {server_message(e)}", fatal=True) from None
-        except (a.RateLimitError, a.InternalServerError) as e:
-            raise Retry(f"{e.status_code}: {server_message(e)}", retry_after(e.response.headers)) from None
+        except a.APIStatusError as e:
+            raise status_error(e, "anthropic", "ANTHROPIC_API_KEY", self.model_id) from None
         except a.APIConnectionError as e:
             raise Retry(f"connection failed: {e}") from None
-        except a.APIStatusError as e:
-            if e.status_code in (408, 409, 529):
-                raise Retry(f"{e.status_code}: {server_message(e)}", retry_after(e.response.headers)) from None
-            raise ModelError(f"anthropic: {e.status_code}: {server_message(e)}") from None
         except a.APIError as e:  # an answer the client could not read
             raise Retry(f"unreadable answer: {e}") from None

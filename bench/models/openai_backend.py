@@ -17,7 +17,7 @@ import os
 from urllib.parse import urlparse
 
 from . import Message, ModelError, Reply, approx_tokens
-from .retry import BASE_S, TRIES, Retry, retry_after, retrying, server_message
+from .retry import BASE_S, TRIES, Retry, retrying, status_error
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 LOCAL_HOSTS = ("localhost", "::1")
@@ -84,22 +84,13 @@ class OpenAIModel:
         o = self._openai
         try:
             return self.client.chat.completions.create(model=self.model_id, messages=body, **extra)
-        except o.AuthenticationError as e:
-            raise ModelError(f"{self.base_url} refused the key (401): check OPENAI_API_KEY ({server_message(e)})",
-                             fatal=True) from None
-        except o.PermissionDeniedError as e:
-            raise ModelError(f"{self.base_url} denied access (403): {server_message(e)}", fatal=True) from None
-        except o.NotFoundError as e:
-            raise ModelError(f"{self.base_url} has no model {self.model_id!r} (404): {server_message(e)}; "
-                             "check the name (and the --base-url: it usually ends in /v1)", fatal=True) from None
-        except (o.RateLimitError, o.InternalServerError, o.ConflictError) as e:
-            raise Retry(f"{e.status_code}: {server_message(e)}", retry_after(e.response.headers)) from None
+        except o.APIStatusError as e:
+            err = status_error(e, self.base_url, "OPENAI_API_KEY", self.model_id)
+            if isinstance(err, ModelError) and e.status_code == 404:
+                err = ModelError(f"{err}; check the name (and the --base-url: it usually ends in /v1)", fatal=True)
+            raise err from None
         except o.APIConnectionError as e:  # includes timeouts
             raise Retry(f"connection failed: {e}") from None
-        except o.APIStatusError as e:
-            if e.status_code == 408:
-                raise Retry(f"408: {server_message(e)}", retry_after(e.response.headers)) from None
-            raise ModelError(f"{self.name}: the server answered {e.status_code}: {server_message(e)}") from None
         except o.APIError as e:  # an answer the client could not read
             raise Retry(f"unreadable answer: {e}") from None
 

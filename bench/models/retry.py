@@ -56,6 +56,20 @@ def server_message(e: Exception) -> str:
     return str(getattr(e, "message", e))
 
 
+def status_error(e, who: str, key_var: str, model_id: str) -> Exception:
+    """What an SDK's HTTP status error means here: a Retry, or a ModelError (fatal for key or model)."""
+    status, msg = e.status_code, server_message(e)
+    if status == 401:
+        return ModelError(f"{who} refused the key (401): check {key_var} ({msg})", fatal=True)
+    if status == 403:
+        return ModelError(f"{who} denied access (403): {msg}", fatal=True)
+    if status == 404:
+        return ModelError(f"{who} has no model {model_id!r} (404): {msg}", fatal=True)
+    if status in (408, 409, 429) or status >= 500:
+        return Retry(f"{status}: {msg}", retry_after(e.response.headers))
+    return ModelError(f"{who}: the server answered {status}: {msg}")
+
+
 def retrying(request: Callable[[], T], what: str, tries: int = TRIES, base_s: float = BASE_S,
              log: Callable[[str], None] | None = None, sleep: Callable[[float], None] = time.sleep) -> T:
     log = log or (lambda msg: print(msg, file=sys.stderr))
