@@ -213,13 +213,22 @@ class Loop:
             tr = self.run.record.tasks.get(task.name)
             if tr is not None and any(t is task for t, _ in todo):
                 tr.done = False
+        self.run.save()  # before any prompt goes out, so no reader takes a reopened task for done
+
+        finished_count = [0]
 
         def one(item: tuple[Task, int]) -> None:
             task, k = item
             if self.stop.is_set():
                 return
             try:
-                self.run_sample(task, k)
+                s = self.run_sample(task, k)
+                if s.done:
+                    with self.run.lock:
+                        finished_count[0] += 1
+                        n = finished_count[0]
+                    outcome = f"solved in {len(s.attempts)}" if s.solved else f"unsolved after {len(s.attempts)}"
+                    self.log(f"{self.label(task, k)}: {outcome} attempt(s) [{n}/{len(todo)} samples done]")
             except ModelError as e:
                 self.log(f"{self.label(task, k)}: model error: {e}")
                 errors.append(f"{self.label(task, k)}: {str(e).rstrip('.')}")

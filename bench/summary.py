@@ -169,11 +169,13 @@ CHECKER_ROWS = (("caught", "checker caught (rejected, testbench fails)"),
 def render(runs: list[RunCounts]) -> str:
     """A plain-text report: totals side by side, then per task side by side."""
     lines = []
+    sampled = any(r.samples_per_task > 1 for r in runs)
+    some = " (by some sample)" if sampled else ""
     head = ["", *[f"{r.label} ({r.model}, {r.lang})" for r in runs]]
     rows = [
         ["tasks", *[str(r.tasks) for r in runs]],
-        ["solved", *[str(r.solved) for r in runs]],
-        ["solved on the first attempt", *[str(r.solved_first) for r in runs]],
+        [f"solved{some}", *[str(r.solved) for r in runs]],
+        [f"solved on the first attempt{some}", *[str(r.solved_first) for r in runs]],
         ["attempts used", *[str(r.attempts) for r in runs]],
         ["tokens in", *[_tok(r.tokens_in, r.approximate) for r in runs]],
         ["tokens out", *[_tok(r.tokens_out, r.approximate) for r in runs]],
@@ -182,7 +184,6 @@ def render(runs: list[RunCounts]) -> str:
         rows.append(["of tokens in: cache reads/writes", *[f"{r.tokens_cached}/{r.tokens_cache_write}" for r in runs]])
     kinds = sorted({k for r in runs for k in r.results})
     rows += [[f"results: {k}", *[str(r.results.get(k, 0)) for r in runs]] for k in kinds]
-    sampled = any(r.samples_per_task > 1 for r in runs)
     if sampled:
         rows += [
             ["samples per task (temperature)",
