@@ -3,8 +3,8 @@
 Not a test: run it by hand, `python benchmarks/startup_bench.py [FILE] [--runs N]
 [--baseline DIR]`. Each configuration runs `bin/sysr check FILE` and `bin/sysr check --no-verify
 FILE` the way the scorer does (a minimal environment, `HOME` a fresh empty folder), interleaved
-run by run so that machine load falls on all of them alike, and prints the median wall time of
-each, then where an import-time profile (`python -X importtime`) says the imports go.
+run by run so that machine load falls on all of them alike, and prints the median wall and CPU
+time of each, then where an import-time profile (`python -X importtime`) says the imports go.
 
 Configurations: `cached` (as installed: the tables saved by `make setup`), `built`
 (`SYSR_PARSER_CACHE=off`: the tables built on every start, as before the cache), and with
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,24 +44,29 @@ def configurations(baseline: str | None) -> dict[str, dict[str, str]]:
     return configs
 
 
-def wall(argv: list[str], env: dict[str, str], cwd: str) -> float:
+def timed(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run; CPU time (user + system) suffers less from a busy machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-400:]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
-def measure(design: Path, runs: int, configs: dict[str, dict[str, str]]) -> dict[tuple[str, str], list[float]]:
+def measure(design: Path, runs: int,
+            configs: dict[str, dict[str, str]]) -> dict[tuple[str, str], list[tuple[float, float]]]:
     commands = {"check": [str(SYSR), "check", str(design)],
                 "check --no-verify": [str(SYSR), "check", "--no-verify", str(design)]}
-    times: dict[tuple[str, str], list[float]] = {(c, k): [] for c in configs for k in commands}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {(c, k): [] for c in configs for k in commands}
     for _ in range(runs):
         for cname, extra in configs.items():
             for kname, argv in commands.items():
                 with tempfile.TemporaryDirectory(prefix="sysr-home-") as home:
-                    times[(cname, kname)].append(wall(argv, scorer_env(home, extra), home))
+                    times[(cname, kname)].append(timed(argv, scorer_env(home, extra), home))
     return times
 
 
@@ -90,12 +96,15 @@ def main(argv: list[str] | None = None) -> int:
     times = measure(design, args.runs, configs)
     print(f"{design.relative_to(ROOT) if design.is_relative_to(ROOT) else design}: median of {args.runs} "
           "interleaved runs, scorer's environment")
+    med = {k: (statistics.median(w for w, _ in ts), statistics.median(c for _, c in ts)) for k, ts in times.items()}
     for (cname, kname), ts in times.items():
-        print(f"  {cname:9} bin/sysr {kname:18} {statistics.median(ts):.3f} s  "
-              f"(min {min(ts):.3f}, max {max(ts):.3f})")
-    for kname in ("check", "check --no-verify"):
-        ratio = statistics.median(times[("built", kname)]) / statistics.median(times[("cached", kname)])
-        print(f"  built / cached, {kname}: {ratio:.2f}")
+        wall_s, cpu_s = med[(cname, kname)]
+        print(f"  {cname:9} bin/sysr {kname:18} wall {wall_s:.3f} s (min {min(w for w, _ in ts):.3f}), "
+              f"CPU {cpu_s:.3f} s")
+    for other in [c for c in configs if c != "cached"]:
+        for kname in ("check", "check --no-verify"):
+            a, b = med[(other, kname)], med[("cached", kname)]
+            print(f"  {other} / cached, {kname}: wall {a[0] / b[0]:.2f}, CPU {a[1] / b[1]:.2f}")
     for flags in ([], ["--no-verify"]):
         rows = import_profile(design, flags, args.import_ms)
         total = sum(ms for depth, ms, _ in rows if depth == 0)

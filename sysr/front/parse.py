@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from importlib import resources
 from pathlib import Path
 
 import lark
@@ -31,7 +30,7 @@ _TERMINAL_WORDS = {
 }
 
 
-_GRAMMAR = resources.files(__package__).joinpath("grammar.lark").read_text()
+_GRAMMAR = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
 # Terminals whose tokens reach the builder (names, literals, keywords the tree keeps); the rest
 # (punctuation, `_`-prefixed keywords) only count for spans.
 _KEPT = frozenset(re.findall(r"^([A-Z][A-Z0-9_]*)(?:\.\d+)?\s*:", _GRAMMAR, re.M))
