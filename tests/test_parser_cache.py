@@ -175,3 +175,13 @@ def test_static_stages_do_not_import_the_prover(argv, tmp_path):
     assert out.returncode == 0, out.stderr
     (line,) = [x for x in out.stdout.splitlines() if x.startswith("imported:")]
     assert line == "imported:"
+
+
+def test_setup_step_saves_the_tables_beside_the_package(tmp_path):
+    out = subprocess.run([sys.executable, "-P", "-m", "sysr.front.tables"], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path, env={**os.environ, "HOME": str(tmp_path)})
+    assert out.returncode == 0 and out.stderr == ""
+    path = Path(out.stdout.removeprefix("sysr: parser tables cached in ").strip())
+    assert path.parent == ROOT / "sysr" / "front" / "__pycache__"
+    assert T.read_cache(path, T.cache_key(*P.cache_key_parts())) is not None
+    assert list(tmp_path.iterdir()) == []  # nothing written to the user's folders
