@@ -1,7 +1,9 @@
 """Text to syntax tree: runs the lark grammar and builds `sysr.front.syntax` nodes with spans.
 
 A syntax error becomes one P-code diagnostic that names what was expected and points at the
-offending token; parsing stops there. Nothing here raises on user input.
+offending token; parsing stops there. So does a name or literal longer than the limits allow
+(L004, checked as lark reads each token) and a tree nested deeper than `limits.MAX_NESTING`
+(L003, checked as each node is built). Nothing here raises on user input.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from importlib import resources
 import lark
 from lark import Token, Transformer
 
+from .. import limits
 from ..diagnostics import Diagnostic, error
 from . import syntax as S
 
@@ -40,7 +43,23 @@ _LOCK = threading.Lock()  # the builder keeps per-parse state
 def _parser() -> lark.Lark:
     """The LALR parser, building syntax nodes as it goes (see `_Build`)."""
     return lark.Lark(_GRAMMAR, parser="lalr", keep_all_tokens=True, maybe_placeholders=False,
-                     transformer=_Build())
+                     transformer=_Build(),
+                     lexer_callbacks={"NAME": _short_name, "HOLE": _short_name, "INT": _short_literal})
+
+
+def _short_name(tok: Token) -> Token:
+    if len(tok) > limits.MAX_NAME_CHARS:
+        raise limits.exceeded("L004", f"this name is {len(tok)} characters long; names have at most "
+                                      f"{limits.MAX_NAME_CHARS}", _tok_span(tok), "use a shorter name")
+    return tok
+
+
+def _short_literal(tok: Token) -> Token:
+    if len(tok) > limits.MAX_LITERAL_CHARS:
+        raise limits.exceeded("L004", f"this integer literal is {len(tok)} characters long; literals have at "
+                                      f"most {limits.MAX_LITERAL_CHARS}", _tok_span(tok),
+                              "no type is wider than 256 bits, so no longer literal fits one")
+    return tok
 
 
 def _tok_span(t: Token) -> S.Span:
@@ -88,7 +107,7 @@ def _rule(method):
     @functools.wraps(method)
     def wrapper(self, children):
         kept = [c for c in children if not (isinstance(c, Token) and c.type not in _KEPT)]
-        return method(self, self.span_of(children), kept)
+        return self.nest(method(self, self.span_of(children), kept), children)
     return wrapper
 
 
@@ -97,7 +116,7 @@ def _raw(method):
     included, and finds the optional parts by the token before them (see `_after`)."""
     @functools.wraps(method)
     def wrapper(self, children):
-        return method(self, self.span_of(children), children)
+        return self.nest(method(self, self.span_of(children), children), children)
     return wrapper
 
 
@@ -131,6 +150,24 @@ class _Build(Transformer):
     def reset(self) -> None:
         self.diags: list[Diagnostic] = []
         self.container: dict[int, S.Span] = {}  # id(node) -> span with its parentheses
+        self.depth: dict[int, tuple[int, object]] = {}  # id(node) -> (depth, node kept alive)
+
+    def nest(self, node, children):
+        """Record how deep `node` nests (one more than its deepest child); L003 past the limit."""
+        depth = 1
+        for c in children:
+            got = self.depth.get(id(c))
+            if got is not None and got[0] >= depth:
+                depth = got[0] + 1
+        if depth > limits.MAX_NESTING:
+            span = self.pos(node) or S.Span.unknown()
+            raise limits.exceeded(
+                "L003", f"the design nests more than {limits.MAX_NESTING} levels deep here (every operator, "
+                        "call, `if`, `match` and block is a level)", span,
+                "an operator chain `a + b + c + ...` nests one level per operator, an `if ... else if` "
+                "chain one per branch: split it with `let`s or wires, or write a `match`")
+        self.depth[id(node)] = (depth, node)
+        return node
 
     def pos(self, c) -> S.Span | None:
         if isinstance(c, Token):
@@ -588,6 +625,8 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
         text = " " + text[1:]
     try:
         tree, diags = _run(text)
+    except limits.LimitExceeded as e:
+        return None, [e.diagnostic]
     except lark.UnexpectedToken as e:
         tok = e.token
         try:  # the precise set, after the reductions the LALR table would make
@@ -629,5 +668,8 @@ def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
     builder = parser.options.transformer
     with _LOCK:
         builder.reset()
-        tree = parser.parse(text)
-        return tree, list(builder.diags)
+        try:
+            tree = parser.parse(text)
+            return tree, list(builder.diags)
+        finally:
+            builder.depth.clear()

@@ -14,7 +14,7 @@ from ...diagnostics import Related
 from ...model import EnumInfo, FnInfo, Local, Signal
 from ...types import BOOL, BUILTINS, MAX_WIDTH, Ty, bits_for, parse_int_type, sint, uint
 from .. import syntax as S
-from .context import CheckerBase, Ctx, has_hole, subnodes, suggest
+from .context import CheckerBase, Ctx, has_hole, subnodes
 
 
 class Declarations(CheckerBase):
@@ -35,7 +35,7 @@ class Declarations(CheckerBase):
         if t.name in ("clock", "reset", "reset_n"):
             notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
         other = _foreign_type(t.name)
-        hint = f"; did you mean `{other}`?" if other else suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
+        hint = f"; did you mean `{other}`?" if other else self.suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
         self.err_once(("enum", t.name), "N003", f"unknown type `{t.name}`" + hint, t.span, *notes)
         return None
 
