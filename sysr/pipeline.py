@@ -128,10 +128,11 @@ def _check(text: str, options: Options) -> Outcome:
 
 def _verify(verify, design: Design, options: Options, text: str):
     """The proofs; z3 running out of memory outside a query is a MemoryError like Python's."""
-    from .smt.bounded import out_of_memory
+    from .smt.bounded import lift_memory_cap, out_of_memory
     try:
         return verify(design, options, text)
     except Exception as e:
         if out_of_memory(e):
+            lift_memory_cap()  # so that freeing what z3 holds cannot fail
             raise MemoryError(str(e)) from None
         raise

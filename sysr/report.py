@@ -88,30 +88,42 @@ def error_report(filename: str, message: str) -> str:
                 "timing": {}, "text": clip(message)})
 
 
+_ESSENTIAL = ("code", "severity", "message", "span", "kind", "text", "status")
+
+
+def _dumps(x) -> str:
+    return json.dumps(x, indent=2)
+
+
 def fit(report: dict) -> str:
-    """The report as JSON, shrunk as the module docstring says until it fits."""
-    out = json.dumps(report, indent=2)
+    """The report as JSON, shrunk as the module docstring says until it fits: after the traces go,
+    the largest of the diagnostics, the properties and the text is halved (and counted) in turn;
+    a single entry too large by itself keeps only its code, message and place, then goes."""
+    out = _dumps(report)
     if len(out) <= limits.MAX_JSON_BYTES:
         return out
-    report = dict(report, properties=[{k: v for k, v in p.items() if k != "trace"} for p in report["properties"]])
-    diags = report["diagnostics"]
-    report["diagnostics"] = diags[:1] + [{k: v for k, v in d.items() if k != "trace"} for d in diags[1:]]
-    while True:
-        out = json.dumps(report, indent=2)
-        if len(out) <= limits.MAX_JSON_BYTES:
-            return out
-        diags = report["diagnostics"]
-        if len(diags) > 1:
-            keep = len(diags) // 2
-            report["diagnostics"] = diags[:keep]
-            report["diagnostics_omitted"] += len(diags) - keep
-        elif report["text"]:
-            report["text"] = _cut_text(report["text"], len(report["text"]) // 2) if len(report["text"]) > 512 else ""
+    report = dict(report, properties=[_without(p, "trace") for p in report["properties"]])
+    report["diagnostics"] = report["diagnostics"][:1] + [_without(d, "trace") for d in report["diagnostics"][1:]]
+    while len(out := _dumps(report)) > limits.MAX_JSON_BYTES:
+        sizes = {"diagnostics": len(_dumps(report["diagnostics"])), "properties": len(_dumps(report["properties"])),
+                 "text": len(report["text"])}
+        part = max(sizes, key=sizes.get)
+        if sizes[part] <= 2:
+            break  # nothing left to cut (the other fields are small)
+        if part == "text":
+            text = report["text"]
+            report["text"] = _cut_text(text, len(text) // 2) if len(text) > 256 else ""
+        elif len(report[part]) > 1:
+            keep = len(report[part]) // 2
+            report[part + "_omitted"] += len(report[part]) - keep
+            report[part] = report[part][:keep]
+        elif set(report[part][0]) - set(_ESSENTIAL):
+            report[part] = [{k: v for k, v in report[part][0].items() if k in _ESSENTIAL}]
         else:
-            report["diagnostics"] = [{k: v for k, v in d.items() if k not in ("trace", "related")} for d in diags]
-            report["properties_omitted"] += len(report["properties"])
-            report["properties"] = []
-            if len(json.dumps(report, indent=2)) > limits.MAX_JSON_BYTES:
-                report["diagnostics_omitted"] += len(report["diagnostics"])
-                report["diagnostics"] = []
-                return json.dumps(report, indent=2)
+            report[part + "_omitted"] += 1
+            report[part] = []
+    return out
+
+
+def _without(entry: dict, key: str) -> dict:
+    return {k: v for k, v in entry.items() if k != key}

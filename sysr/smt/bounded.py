@@ -1,11 +1,14 @@
 """Solvers that always come back with an answer: a per-query timeout within the check's deadline,
-and z3's own failures (out of memory, canceled) turned into "unknown" with the reason.
+z3's failures turned into "unknown" with the reason, and z3 running out of memory turned into a
+MemoryError (which the pipeline reports as L008).
 
-`prove.make_solver` builds every solver as a `BoundedSolver`. `deadline(t)` sets, for the
+`prove.make_solver` builds every solver as a `BoundedSolver`. `proofs(t, limit)` sets, for the
 proofs running on this thread, the `time.monotonic()` by which every query must end; a query
-asked after it is unknown at once. `reason_unknown()` then says why in words that fit a V003
-message. z3's memory is capped below the process's address-space limit, when there is one, so
-that z3 fails a query rather than the process running out of memory.
+asked after it is unknown at once, and `reason_unknown()` then says why in words that fit a
+V003 message. Within `proofs`, z3's memory is capped below the process's address-space limit
+(when there is one), so that z3 fails a query instead of the process failing. When z3 reaches
+that cap the cap is lifted first, so that freeing z3's objects (which allocates) cannot fail,
+and the proofs stop: a design that exhausts the solver's memory is reported, not half-proven.
 """
 
 from __future__ import annotations
@@ -20,18 +23,20 @@ from .. import limits
 
 _DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("sysr_deadline",
                                                                                         default=None)
-_MEMORY_SET = False
-MEMORY_SHARE = 0.6  # of the address space left when the first solver is made
+MEMORY_SHARE = 0.6  # of the address space left when the proofs start
 
 
 @contextlib.contextmanager
-def deadline(at: float | None, time_limit: float):
-    """Within the block, queries end by `at` (time.monotonic()); `time_limit` is for messages."""
+def proofs(at: float | None, time_limit: float):
+    """Within the block, queries end by `at` (time.monotonic()), `time_limit` is for messages,
+    and z3's memory is capped."""
     token = _DEADLINE.set((at, time_limit) if at is not None else None)
+    _cap_memory()
     try:
         yield
     finally:
         _DEADLINE.reset(token)
+        lift_memory_cap()
 
 
 def out_of_memory(e: BaseException) -> bool:
@@ -40,12 +45,17 @@ def out_of_memory(e: BaseException) -> bool:
     return isinstance(e, z3.Z3Exception) and ("memory" in text or "bad_alloc" in text)
 
 
+def lift_memory_cap() -> None:
+    z3.set_param("memory_max_size", 0)  # 0: no cap
+
+
+def _exhausted() -> None:
+    lift_memory_cap()
+    raise MemoryError("z3 ran out of memory")
+
+
 def _cap_memory() -> None:
-    """Cap z3's memory at a share of the address space left (once per process)."""
-    global _MEMORY_SET
-    if _MEMORY_SET:
-        return
-    _MEMORY_SET = True
+    """Cap z3's memory at a share of the address space left, when the process has a limit."""
     limit = limits.memory_limit_bytes()
     if limit is None:
         return
@@ -61,7 +71,6 @@ class BoundedSolver(z3.Solver):
     """A z3 solver whose `check` honours the deadline and never raises for z3's own failures."""
 
     def __init__(self, ctx: z3.Context, logic: str | None, timeout_s: float) -> None:
-        _cap_memory()
         native = z3.Z3_mk_solver_for_logic(ctx.ref(), z3.to_symbol(logic, ctx)) if logic else None
         super().__init__(native, ctx)
         self.timeout_s = timeout_s
@@ -82,8 +91,12 @@ class BoundedSolver(z3.Solver):
         try:
             res = super().check(*assumptions)
         except z3.Z3Exception as e:
-            self.why = "the solver ran out of memory" if out_of_memory(e) else f"the solver failed: {e}"
+            if out_of_memory(e):
+                _exhausted()
+            self.why = f"the solver failed: {e}"
             return z3.unknown
+        if res == z3.unknown and "memory" in super().reason_unknown():
+            _exhausted()
         if res == z3.unknown and budget < self.timeout_s and super().reason_unknown() in ("timeout", "canceled"):
             self.why = f"the check's time limit of {limit[1]:g} s ran out during this query (--time-limit)"
         return res

@@ -24,7 +24,7 @@ from ..evaluate import ArrayValue, Evaluator
 from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
-from .bounded import BoundedSolver, deadline
+from .bounded import BoundedSolver, proofs
 from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
@@ -466,5 +466,5 @@ class Prover:
 
 
 def verify(design: Design, options, source: str = "") -> tuple[list[Diagnostic], list[dict]]:
-    with deadline(getattr(options, "deadline", None), getattr(options, "time_limit", 0.0)):
+    with proofs(getattr(options, "deadline", None), getattr(options, "time_limit", 0.0)):
         return Prover(design, options, source).run()
