@@ -141,11 +141,29 @@ def quant_budget() -> Budget:
 # ---- running the pipeline --------------------------------------------------------------
 _deep = threading.local()
 _start_lock = threading.Lock()
+_limit_lock = threading.Lock()
+_running = [0, 0]  # deep threads running, the recursion limit before the first of them
+
+
+def _raise_recursion_limit() -> None:
+    with _limit_lock:
+        if _running[0] == 0:
+            _running[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_running[1], RECURSION_LIMIT))
+        _running[0] += 1
+
+
+def _restore_recursion_limit() -> None:
+    with _limit_lock:
+        _running[0] -= 1
+        if _running[0] == 0:
+            sys.setrecursionlimit(_running[1])
 
 
 def run_deep(fn, *args):
     """fn(*args) on a thread with a large stack and a high recursion limit (the checker, the
-    elaboration and the lowering recurse over the syntax tree); exceptions propagate. Runs in
+    elaboration and the lowering recurse over the syntax tree); exceptions propagate. The limit
+    is process-wide in Python: it is raised while such threads run and put back after. Runs in
     place when already on such a thread, or when no thread can be started."""
     if getattr(_deep, "active", False):
         return fn(*args)
@@ -153,13 +171,14 @@ def run_deep(fn, *args):
 
     def target() -> None:
         _deep.active = True
+        _raise_recursion_limit()
         try:
             box["value"] = fn(*args)
         except BaseException as e:  # handed to the caller's thread
             box["error"] = e
+        finally:
+            _restore_recursion_limit()
 
-    if sys.getrecursionlimit() < RECURSION_LIMIT:
-        sys.setrecursionlimit(RECURSION_LIMIT)
     with _start_lock:
         old = threading.stack_size()
         try:
