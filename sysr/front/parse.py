@@ -150,15 +150,13 @@ class _Build(Transformer):
     def reset(self) -> None:
         self.diags: list[Diagnostic] = []
         self.container: dict[int, S.Span] = {}  # id(node) -> span with its parentheses
-        self.depth: dict[int, tuple[int, object]] = {}  # id(node) -> (depth, node kept alive)
+        self.depth: dict[int, int] = {}  # id(node) -> how deeply it nests
+        self.alive: list = []  # the nodes in `depth`, kept alive so that their ids stay theirs
 
     def nest(self, node, children):
         """Record how deep `node` nests (one more than its deepest child); L003 past the limit."""
-        depth = 1
-        for c in children:
-            got = self.depth.get(id(c))
-            if got is not None and got[0] >= depth:
-                depth = got[0] + 1
+        get = self.depth.get
+        depth = max([get(id(c), 0) for c in children], default=0) + 1
         if depth > limits.MAX_NESTING:
             span = self.pos(node) or S.Span.unknown()
             raise limits.exceeded(
@@ -166,7 +164,8 @@ class _Build(Transformer):
                         "call, `if`, `match` and block is a level)", span,
                 "an operator chain `a + b + c + ...` nests one level per operator, an `if ... else if` "
                 "chain one per branch: split it with `let`s or wires, or write a `match`")
-        self.depth[id(node)] = (depth, node)
+        self.depth[id(node)] = depth
+        self.alive.append(node)
         return node
 
     def pos(self, c) -> S.Span | None:
@@ -673,3 +672,4 @@ def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
             return tree, list(builder.diags)
         finally:
             builder.depth.clear()
+            builder.alive.clear()
