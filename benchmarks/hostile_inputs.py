@@ -29,7 +29,7 @@ CHECK_S = 180.0
 
 def run(argv: list[str], work: Path):
     return run_bounded([sys.executable, "-P", "-m", "sysr.cli", *argv], work, CHECK_S,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})  # the scorer's 2 GiB
 
 
 def codes_of(stdout: str) -> tuple[str, str]:

@@ -113,6 +113,15 @@ def long_line(n: int) -> str:
     return f"module m(a: in u8, y: out u8) {{ {wires} y = nope; }}"
 
 
+def wide_multipliers(n: int) -> str:
+    """n 256-bit registers, each multiplied by an input every cycle: z3 runs out of memory."""
+    ports = ", ".join(f"p{i}: in u256" for i in range(n))
+    regs = "".join(f"  reg r{i}: u256 = 1;\n" for i in range(n))
+    seqs = " ".join(f"r{i} <= r{i} * p{i};" for i in range(n))
+    props = "".join(f"  invariant r{i} != 12345;\n" for i in range(n))
+    return f"module m(clk: clock, rst: reset, {ports}, y: out u256) {{\n{regs}  seq {{ {seqs} }}\n  y = r0;\n{props}}}\n"
+
+
 def not_utf8(n: int) -> bytes:
     return b"// " + b"\xff" * n + b"\nmodule m(a: in u8, y: out u8) { y = a; }\n"
 
@@ -129,6 +138,7 @@ class Attack:
     test_size: int  # just past the limit (tests/test_limits.py)
     test_code: str
     proofs: bool = False  # whether the limit is met only once the design is elaborated
+    memory: int = 0  # MiB of address space to run it in (0: it needs no memory limit)
 
 
 ATTACKS = {
@@ -146,6 +156,7 @@ ATTACKS = {
     "unrolled loops": Attack(unrolled_loops, 4_096, "L007", 500, "L007", proofs=True),
     "doubling fns": Attack(doubling_fns, 40, "L007", 18, "L007", proofs=True),
     "deep fn chain": Attack(deep_fn_chain, 500, "L003", 60, "L003", proofs=True),
+    "wide multipliers": Attack(wide_multipliers, 90, "L008", 30, "L008", proofs=True, memory=1024),
     "not UTF-8": Attack(not_utf8, 1_000, "L002", 1, "L002"),
     "NUL bytes": Attack(nul_bytes, 1_000, "L002", 1, "L002"),
 }

@@ -131,8 +131,10 @@ def test_every_headline_parses(capsys) -> None:
 # ---- JSON ------------------------------------------------------------------------------------
 
 def check_json_shape(doc: dict) -> None:
-    assert {"accepted", "diagnostics", "timing"} <= set(doc)
+    assert set(doc) == {"file", "accepted", "verified", "diagnostics", "diagnostics_omitted", "properties",
+                        "properties_omitted", "timing", "text"}
     assert isinstance(doc["accepted"], bool)
+    assert doc["diagnostics_omitted"] == 0 and doc["properties_omitted"] == 0
     assert isinstance(doc["timing"], dict) and doc["timing"]
     assert all(isinstance(v, (int, float)) for v in doc["timing"].values())
     for d in doc["diagnostics"]:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import io
 import json
+import resource
+import subprocess
+import sys
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -26,6 +29,7 @@ from sysr.elab import elaborate
 from sysr.lower import lower_text
 from sysr.pipeline import Options, analyze, check
 from sysr.report import fit, human, json_report
+from test_verify import HARD_AND_EASY
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = sorted(p for d in ("tasks", "examples", "tests/cases/good", "tests/verify", "tests/lower", "tests/seeded")
@@ -53,7 +57,7 @@ def write(tmp_path: Path, text: str | bytes) -> Path:
 
 # ---- every hostile input -------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(ATTACKS))
+@pytest.mark.parametrize("name", [n for n, a in ATTACKS.items() if not a.memory])
 def test_hostile_input_is_rejected_with_its_code(name: str, tmp_path: Path) -> None:
     attack = ATTACKS[name]
     f = write(tmp_path, attack.make(attack.test_size))
@@ -90,6 +94,23 @@ def test_limit_diagnostics_say_what_to_do(tmp_path: Path) -> None:
     code, data = checked(write(tmp_path, ATTACKS["many ports"].make(4100)))
     (d,) = data["diagnostics"]
     assert d["message"] == "`m` declares 4,104 signals (ports, registers, memories and wires); the checker takes at most 4,096"
+
+
+def test_running_out_of_memory_under_a_limit_is_L008(tmp_path: Path) -> None:
+    """As the benchmark runs it (an address-space limit; here 1 GiB): z3 reaches its cap, the
+    proofs stop, and the process exits 1 with L008 instead of aborting."""
+    attack = ATTACKS["wide multipliers"]
+    f = write(tmp_path, attack.make(attack.test_size))
+    limit = attack.memory << 20
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    r = subprocess.run([sys.executable, "-m", "sysr.cli", "check", "--json", str(f)], capture_output=True,
+                       text=True, preexec_fn=limited, cwd=ROOT, timeout=170)
+    assert r.returncode == 1, r.stderr[-2000:]
+    (d,) = json.loads(r.stdout)["diagnostics"]
+    assert d["code"] == "L008" and d["message"] == ("the checker ran out of memory while proving the properties "
+                                                    "(this process may use 1024 MiB)")
 
 
 # ---- real designs are far inside the limits --------------------------------------------------
@@ -252,20 +273,9 @@ def test_z3_out_of_memory_in_a_query_stops_the_proofs_with_L008(monkeypatch) -> 
     assert z3.get_param("memory_max_size") == "0"  # lifted, so that freeing z3's objects cannot fail
 
 
-HARD = """module r(data: in u16, amt: in u4, out: out u16) {
-  wire s1: u16 = if amt[0] then {data[14:0], data[15]} else data;
-  wire s2: u16 = if amt[1] then {s1[13:0], s1[15:14]} else s1;
-  wire s4: u16 = if amt[2] then {s2[11:0], s2[15:12]} else s2;
-  out = if amt[3] then {s4[7:0], s4[15:8]} else s4;
-  ensures amt == 0 ==> out == data;
-  ensures popcount(out) == popcount(data);
-}
-"""
-
-
 def test_the_time_limit_ends_the_proofs_with_V003() -> None:
     t0 = time.monotonic()
-    outcome = check(HARD, Options(timeout=60, time_limit=1.5))
+    outcome = check(HARD_AND_EASY, Options(timeout=60, time_limit=1.5))
     assert time.monotonic() - t0 < 20
     assert {d.code for d in outcome.diagnostics} == {"V003"}
     assert "the check's time limit of 1.5 s ran out" in outcome.diagnostics[-1].message
