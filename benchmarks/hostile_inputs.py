@@ -63,7 +63,8 @@ def main() -> int:
             if want is None:  # accepted
                 ok = c.returncode == 0 and js == "ok" and lo.returncode == 0
             else:
-                ok = c.returncode == 1 and js == "ok" and want in codes.split(",") and lo.returncode == 1
+                ok = (c.returncode == 1 and js == "ok" and want in codes.split(",")
+                      and lo.returncode == (0 if attack.lowers else 1))
             bad += not ok
             print(f"{name:22} {size:>10,} {f.stat().st_size:>10,}  {c.returncode!s:>5} {c.duration_s:>6.1f}  "
                   f"{js:>3} {len(c.stdout) // 1024:>3}K {codes[:12]:12} {want or 'ok':5}  {lo.returncode!s:>5} "

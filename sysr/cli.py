@@ -68,10 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"sysr {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="parse, check and prove a design",
-                       description="Parse, check and prove a design. Exit 0 accepted, 1 rejected, "
-                                   "2 usage or internal error.")
+                       description="Parse, check and prove a design. Exit 0 accepted, 1 rejected (a "
+                                   "design past the checker's limits too: L codes), 2 usage error or a "
+                                   "bug in sysr.")
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    c.add_argument("--json", action="store_true",
+                   help=f"print one JSON object (at most {limits.MAX_JSON_BYTES // 1024} KiB) instead of text")
     c.add_argument("--depth", type=int, default=20, metavar="K",
                    help="bounded model checking depth in cycles from reset (default 20)")
     c.add_argument("--induction", type=int, default=2, metavar="K",

@@ -5,8 +5,9 @@ so no input may crash it, hang it or make it run out of memory: a design past on
 limits gets an L diagnostic that says which limit and how to simplify (exit 1, rejected), the
 same as any other error. Each limit is far above what real designs use: the largest design in
 this repository (task references, examples, tests) is 6.6 KB, nests 19 syntax levels, declares
-42 signals and elaborates to about 1,400 operations, and tests/test_limits.py checks that every
-one of them still passes with every limit ten times tighter. The limits that matter are chosen
+42 signals, elaborates to 1,082 operations and expands 32 quantifier instances, and
+tests/test_limits.py checks that every one of them still passes with every limit ten times
+tighter. The limits that matter are chosen
 so that a design just inside all of them still parses, checks and is encoded for z3 well
 within the benchmark's budget (2 GiB of address space, 180 s):
 
@@ -25,7 +26,8 @@ within the benchmark's budget (2 GiB of address space, 180 s):
   not decided by then is V003, so a check ends with a verdict before the benchmark's 180 s
   (the rest is startup, the static checks and building the queries, which the other limits
   keep to seconds);
-- a MemoryError anywhere, or z3 running out of memory outside a query, is L008.
+- a MemoryError anywhere, or z3 reaching its memory cap (set below the process's address-space
+  limit, see `sysr.smt.bounded`), is L008.
 
 The language's own bounds are rules of the language rather than of the checker, with T codes:
 widths up to 256 bits, arrays up to 2^20 elements, `for` loops up to 4096 iterations,
@@ -59,7 +61,7 @@ MAX_LITERAL_CHARS = 1024  # L004: an integer literal's characters (a u256 in bin
 MAX_NAME_CHARS = 256  # L004
 MAX_SIGNALS = 4096  # L006: ports, registers, memories and wires, ghost ones included; real: 42
 MAX_QUANT_INSTANCES = 1 << 17  # L005: quantifier bodies, all expansions together
-MAX_DESIGN_SIZE = 200_000  # L007: elaborated operations; real designs: about 1,400
+MAX_DESIGN_SIZE = 200_000  # L007: elaborated operations; real designs: up to 1,082
 DEFAULT_TIME_LIMIT_S = 120.0  # the proofs of one check, in all (V003 for what is left)
 
 # ---- output ----------------------------------------------------------------------------
