@@ -6,7 +6,8 @@
    each trace replayed on the concrete evaluator before it is shown),
 3. runs k-induction with the properties as lemmas, dropping lemmas that fail until the rest
    prove each other (V007 with a counterexample to induction),
-and reports a solver that gives up as V003, never as proven or refuted.
+and reports a solver that gives up as V003, never as proven or refuted: that includes a query
+past the check's time limit and z3 failing (see `sysr.smt.bounded`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..evaluate import ArrayValue, Evaluator
 from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
+from .bounded import BoundedSolver, proofs
 from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
@@ -37,9 +39,7 @@ class VerifierBug(Exception):
 def make_solver(timeout_s: float) -> z3.Solver:
     """The one place solvers are made: a fresh context, fixed seeds and a per-query timeout, so
     that verdicts and traces do not depend on what ran before in the same process."""
-    ctx = z3.Context()
-    s = z3.SolverFor(SOLVER_LOGIC, ctx=ctx) if SOLVER_LOGIC else z3.Solver(ctx=ctx)
-    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s = BoundedSolver(z3.Context(), SOLVER_LOGIC, timeout_s)
     s.set("random_seed", 0)
     return s
 
@@ -273,6 +273,9 @@ class Prover:
                 self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
                                                 f"requirements can hold in cycle {t} ({s.reason_unknown()})",
                                         self.d.module.name_span, "raise --timeout, or simplify the requirements"))
+                for v in self.verdicts:  # nothing is decided without the requirements
+                    if v.status == "proven":
+                        v.status = "unknown"
                 return False
             if self.facts:
                 lit = z3.Bool(f"facts#{t}", s.ctx)
@@ -463,4 +466,5 @@ class Prover:
 
 
 def verify(design: Design, options, source: str = "") -> tuple[list[Diagnostic], list[dict]]:
-    return Prover(design, options, source).run()
+    with proofs(getattr(options, "deadline", None), getattr(options, "time_limit", 0.0)):
+        return Prover(design, options, source).run()
