@@ -3,10 +3,12 @@
 One log (a `.eval` or `.json` log file) is one run: its eval's model, the task's language,
 budget and spec-stub setting (from the task's metadata), `--epochs` as the samples per task,
 and each Inspect sample (task x epoch) as sample `epoch` of its task with the `Attempt`
-records the solver stored (`bench.inspect_tasks.STORE_KEY`), exactly as run.json holds them.
-A sample that errored (the model failed after Inspect's retries) is unfinished, as a sample of
-`bench loop` stopped by a model error is. A folder is every sysr_bench log in it (newest
-first), each its own run. Reading logs needs the `inspect` extra; nothing else here imports it.
+records the solver stored (`STORE_KEY`), exactly as run.json holds them; with `--seed S`,
+sample k's seed is S+k-1. A sample that errored (the model failed after Inspect's retries) is
+unfinished, as a sample of `bench loop` stopped by a model error is; one that an Inspect limit
+(`--time-limit`, `--token-limit`...) stopped is finished and unsolved, as Inspect scores it. A
+folder is every sysr_bench log in it (newest first), each its own run. Reading logs needs the
+`inspect` extra; nothing else here imports it.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ def record(log) -> RunRecord:
         name = str((s.metadata or {}).get("task", s.id))
         tr = rec.tasks.setdefault(name, TaskRun(task=name))
         attempts = [Attempt.model_validate(a) for a in (s.store or {}).get(STORE_KEY, [])]
-        tr.samples.append(Sample(k=s.epoch, attempts=attempts, solved=bool(attempts) and attempts[-1].result == "PASS",
+        tr.samples.append(Sample(k=s.epoch, seed=None if rec.seed is None else rec.seed + s.epoch - 1,
+                                 attempts=attempts, solved=bool(attempts) and attempts[-1].result == "PASS",
                                  done=s.error is None))
     for tr in rec.tasks.values():
         tr.samples.sort(key=lambda x: x.k)

@@ -13,8 +13,10 @@ or of `suite=DIR`, an imported suite in the same format), and three parts:
   `Model` protocol (`bench.models.inspect_backend`). Each attempt is recorded as it is scored:
   the whole `Attempt` record (feedback, reply, code, result, detail, stages, shadow, tokens)
   in the sample's store under `bench.attempts`, the conversation in the sample's messages and
-  an info event in its transcript. Scoring runs at most `score_jobs` candidates at once
-  (default: the processors this process may use), whatever `--max-samples` allows;
+  an info event in its transcript. With `--seed S`, epoch k is sent the seed S+k-1 (as sample k
+  of `bench loop --seed S` is), so that epochs differ on a server that honours seeds. Scoring
+  runs at most `score_jobs` candidates at once (default: the processors this process may use),
+  whatever `--max-samples` allows;
 - the scorer `bench_scorer`: reports what the loop's scorer found (scoring again would be
   the same verdict at twice the cost). Its value is `{"solved": C|I, "first_attempt": C|I}`
   (solved within the budget, solved by attempt 1); its metadata holds the final result, its
@@ -85,7 +87,8 @@ def _suite(suite: str | None) -> Path:
     for base in [*bases, Path.cwd()]:
         if (base / path).is_dir():
             return (base / path).resolve()
-    raise ValueError(f"sysr_bench: suite {suite} is not a folder (looked in {', '.join(map(str, bases + [Path.cwd()]))})")
+    looked = ", ".join(str(b) for b in [*bases, Path.cwd()])
+    raise ValueError(f"sysr_bench: suite {suite} is not a folder (looked in {looked})")
 
 
 def _processors() -> int:
@@ -112,16 +115,19 @@ def sysr_bench(lang: str = "sysr", tasks: str | list[str] | None = None, suite: 
         raise ValueError(f"sysr_bench: lang must be sysr or verilog, not {lang!r}")
     if int(budget) < 1:
         raise ValueError("sysr_bench: budget must be at least 1")
+    if score_jobs is not None and int(score_jobs) < 1:
+        raise ValueError("sysr_bench: score_jobs must be at least 1")
     folder = _suite(suite)
     if not folder.is_dir():
         raise ValueError(f"sysr_bench: suite {folder} is not a folder")
     chosen = load_tasks(_names(tasks), folder)
     samples = [Sample(id=t.name, input=first_message(t, lang, spec_stubs), target="PASS",
-                      metadata={"task": t.name, "tags": t.tags, "sequential": t.sequential}) for t in chosen]
+                      metadata={"task": t.name, "tags": t.tags}) for t in chosen]
     meta = {"lang": lang, "budget": int(budget), "spec_stubs": bool(spec_stubs), "suite": str(folder),
             "tool_versions": tool_versions(), "commit": project_commit()}
     return Task(dataset=MemoryDataset(samples, name=folder.name),
-                solver=bench_loop(lang, int(budget), bool(spec_stubs), str(folder), score_jobs),
+                solver=bench_loop(lang, int(budget), bool(spec_stubs), str(folder),
+                                  None if score_jobs is None else int(score_jobs)),
                 scorer=bench_scorer(lang), epochs=Epochs(1, "pass_at_1"), metadata={"bench": meta})
 
 
@@ -156,7 +162,9 @@ def bench_loop(lang: str = "sysr", budget: int = 4, spec_stubs: bool = False, su
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         task = bench_task(str(state.metadata.get("task", state.sample_id)))
         model = InspectModel(get_model())
-        steps = attempts(model, scorer, task, settings, sample=state.epoch, system=system)
+        base = model.model.config.seed  # --seed S: epoch k is sent S+k-1, as bench loop's sample k is
+        seed = None if base is None else base + state.epoch - 1
+        steps = attempts(model, scorer, task, settings, sample=state.epoch, seed=seed, system=system)
         done: list[Attempt] = []
         state.messages = [ChatMessageSystem(content=system)]
         while (attempt := await anyio.to_thread.run_sync(next, steps, None, limiter=THREADS)) is not None:

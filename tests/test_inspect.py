@@ -254,7 +254,8 @@ def test_inspect_eval_command_line_against_an_openai_compatible_server(tmp_path,
              "--display", "none"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
         bodies = srv.bodies()
     assert done.returncode == 0, done.stderr[-3000:]
-    assert len(bodies) == 4 and all(b["temperature"] == 0.5 and b["seed"] == 7 for b in bodies)
+    assert len(bodies) == 4 and all(b["temperature"] == 0.5 and b["model"] == "tiny-coder" for b in bodies)
+    assert sorted(b["seed"] for b in bodies) == [7, 7, 8, 8]  # epoch k is sent seed 7+k-1
     assert all(b["messages"][0] == {"role": "system", "content": system_prompt("verilog")} for b in bodies)
     [log_file] = (tmp_path / "logs").glob("*.json")
     assert is_inspect_log(log_file) and is_inspect_log(tmp_path / "logs")
@@ -262,6 +263,7 @@ def test_inspect_eval_command_line_against_an_openai_compatible_server(tmp_path,
     assert label == log_file.stem and (rec.model, rec.lang, rec.budget, rec.samples) == \
         ("openai-api/fake/tiny-coder", "verilog", 2, 2)
     assert rec.tool_versions["yosys"].startswith("Yosys") and rec.temperature == 0.5 and rec.seed == 7
+    assert [s.seed for s in rec.tasks["toy"].samples] == [7, 8]
     [s] = summary_json(capsys, log_file)
     assert (s["samples"], s["solved_samples"], s["solved_first_samples"], s["attempts"]) == (2, 2, 0, 4)
     assert (s["tokens_in"], s["tokens_out"], s["tokens_cached"], s["approximate"]) == (6000, 4 * 40 + 6, 1600, False)
@@ -276,6 +278,8 @@ def test_task_arguments_are_checked(suite) -> None:
         sysr_bench(lang="vhdl", suite=str(suite))
     with pytest.raises(ValueError, match="budget must be at least 1"):
         sysr_bench(budget=0, suite=str(suite))
+    with pytest.raises(ValueError, match="score_jobs must be at least 1"):
+        sysr_bench(score_jobs=0, suite=str(suite))
     with pytest.raises(ValueError, match="not a folder"):
         sysr_bench(suite="no/such/suite")
     with pytest.raises(TaskError, match="unknown task.*known: toy, toy2"):
@@ -284,8 +288,15 @@ def test_task_arguments_are_checked(suite) -> None:
     assert [s.id for s in task.dataset] == ["toy2", "toy"] and "iface.v" in task.dataset[0].input
 
 
-def test_summary_refuses_what_is_not_a_bench_log(tmp_path, capsys) -> None:
+def test_summary_refuses_what_is_not_a_bench_log(tmp_path, monkeypatch, capsys) -> None:
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"version": 2, "status": "success", "eval": {"task": "x"}}))
     assert bench_main(["summary", str(other)]) == 2
     assert "cannot read" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert bench_main(["summary", str(tmp_path / "empty")]) == 2  # neither a run folder nor a log folder
+    assert "run.json" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "inspect_ai.log", None)  # as if the inspect extra were not installed
+    (tmp_path / "a.eval").write_bytes(b"")
+    assert bench_main(["summary", str(tmp_path / "a.eval")]) == 2
+    assert "pip install 'sysr[inspect]'" in capsys.readouterr().err
