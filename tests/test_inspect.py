@@ -50,14 +50,9 @@ def block(code: str, tag: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def suite(tmp_path_factory) -> Path:
+def suite(two_toys) -> Path:
     """Two copies of the toy counter: `toy` and `toy2`."""
-    root = tmp_path_factory.mktemp("suite")
-    shutil.copytree(FIXTURE, root / "toy")
-    shutil.copytree(FIXTURE, root / "toy2")
-    meta = json.loads((root / "toy2" / "task.json").read_text())
-    (root / "toy2" / "task.json").write_text(json.dumps({**meta, "name": "toy2"}))
-    return root
+    return two_toys
 
 
 def mock(script: dict, raise_on: tuple[str, int] | None = None):
