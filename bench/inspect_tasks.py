@@ -65,7 +65,6 @@ from bench.shadow import classify
 from bench.tasks import TASKS_DIR, Task as BenchTask, load_task, load_tasks
 
 LANGS = ("sysr", "verilog")
-THREADS = anyio.CapacityLimiter(1000)  # one thread per running sample; --max-samples is the real bound
 
 
 def _names(tasks: str | list[str] | None) -> list[str] | None:
@@ -167,7 +166,10 @@ def bench_loop(lang: str = "sysr", budget: int = 4, spec_stubs: bool = False, su
         steps = attempts(model, scorer, task, settings, sample=state.epoch, seed=seed, system=system)
         done: list[Attempt] = []
         state.messages = [ChatMessageSystem(content=system)]
-        while (attempt := await anyio.to_thread.run_sync(next, steps, None, limiter=THREADS)) is not None:
+        # a thread of its own for each running sample (not from anyio's shared pool, which Inspect
+        # uses too): --max-samples bounds them; scoring is bounded apart, by score_jobs
+        own = anyio.CapacityLimiter(1)
+        while (attempt := await anyio.to_thread.run_sync(next, steps, None, limiter=own)) is not None:
             done.append(attempt)
             state.store.set(STORE_KEY, [a.model_dump(mode="json") for a in done])
             state.messages += [ChatMessageUser(content=attempt.feedback), model.outputs[-1].message]
