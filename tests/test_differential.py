@@ -43,7 +43,10 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import amaranth_sim
 from gen_designs import Generated, design_from_seed, designs
+from sysr.amaranth import component as sysr_amaranth_component
+from sysr.amaranth import exprs as sysr_amaranth_exprs
 from sysr import elab as E
 from sysr.evaluate import Cycle, Evaluator
 from sysr.pipeline import analyze, check
@@ -630,6 +633,85 @@ def test_icarus_matches_evaluator():
         warnings.warn(f"{sum(k == bug for k, _ in known)} designs hit the known bug `{bug}`")
     new = [f for k, f in known if k is None]
     assert not new, f"{len(new)} designs disagree:\n\n" + "\n\n".join(new[:5])
+
+
+# ---- Amaranth vs evaluator ----------------------------------------------------------------
+#
+# The third oracle: each design built as an Amaranth component (`sysr.amaranth`) and run by
+# Amaranth's simulator (tests/amaranth_sim.py), outputs, registers, wires and memory words
+# compared with the evaluator in every cycle. Designs alternate between the two reset
+# mappings (even seeds: the reset is the clock domain's; odd seeds: it stays a port).
+
+AM_DESIGNS = int(os.environ.get("SYSR_AMARANTH_DESIGNS", "40"))
+AM_BATCH = int(os.environ.get("SYSR_AMARANTH_BATCH", "20"))
+AM_SEED = int(os.environ.get("SYSR_AMARANTH_SEED", "3000"))
+
+
+def amaranth_reset_mode(seed: int) -> str:
+    return "domain" if seed % 2 == 0 else "port"
+
+
+def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, progress=None) -> Figures:
+    """Designs from seeds first_seed.. : generate, build, simulate in batches and compare."""
+    figures = Figures()
+    for start in range(0, n_designs, batch):
+        t0 = time.perf_counter()
+        seeds = range(first_seed + start, first_seed + min(start + batch, n_designs))
+        cases = [amaranth_sim.make_case(prepare(design_from_seed(s), s, n_cycles), s, amaranth_reset_mode(s))
+                 for s in seeds]
+        t1 = time.perf_counter()
+        observed = amaranth_sim.simulate(cases, n_cycles)
+        figures.python_s += t1 - t0
+        figures.run_s += time.perf_counter() - t1
+        for c in cases:
+            figures.designs += 1
+            figures.cycles += len(c.prep.cycles)
+            problems = amaranth_sim.disagreements(c, observed)
+            if problems:
+                figures.failures.append(f"==== Amaranth, reset={c.reset} (design_from_seed({c.key}))\n"
+                                        + report(c.prep, problems, c.key))
+        progress and progress(figures)
+    return figures
+
+
+def test_amaranth_matches_evaluator():
+    figures = run_amaranth(AM_DESIGNS, AM_BATCH, SIM_CYCLES, AM_SEED)
+    assert figures.designs == AM_DESIGNS and figures.cycles == AM_DESIGNS * SIM_CYCLES
+    assert not figures.failures, f"{len(figures.failures)} designs disagree:\n\n" + "\n\n".join(figures.failures[:5])
+
+
+def _drop_register_inits(mp):
+    real = sysr_amaranth_component.Signal
+    mp.setattr(sysr_amaranth_component, "Signal", lambda *a, init=None, **k: real(*a, **k))
+
+
+AM_CORRUPTIONS = {  # name -> (how, what the report must say, the reset modes it applies to)
+    "plus-to-minus": (lambda mp: mp.setitem(sysr_amaranth_exprs.BINARY, "+", sysr_amaranth_exprs.BINARY["-"]),
+                      ": y: Amaranth", ("domain", "port")),
+    "signed-compare-unsigned": (lambda mp: mp.setitem(sysr_amaranth_exprs.BINARY, "<",
+                                                      lambda a, b, n: a.as_unsigned() < b.as_unsigned()),
+                                ": lt: Amaranth", ("domain", "port")),
+    "reset-value": (_drop_register_inits, ": q: Amaranth", ("domain", "port")),
+    "reset-ignored": (lambda mp: mp.setattr(sysr_amaranth_component.SysrComponent, "_next_of",
+                                            lambda self, sv, system: sv.next.b if isinstance(sv.next, E.Ite) else sv.next),
+                      ": q: Amaranth", ("port",)),
+}
+
+
+@pytest.mark.parametrize("name,reset", [(n, r) for n, (_, _, modes) in AM_CORRUPTIONS.items() for r in modes])
+def test_amaranth_harness_reports_a_wrong_circuit(monkeypatch, name, reset):
+    corrupt, expected, _ = AM_CORRUPTIONS[name]
+    source = CORRUPTIBLE.replace("y: out u8,", "y: out u8, s: in s8, lt: out bool,").replace(
+        "  y = a + b;", "  y = a + b;\n  lt = s < -1;")
+    prep = prepare(Generated(source, "m"), 5, 12)
+    prep.inputs[3][prep.system.design.reset] = 1  # a reset in the middle, not only at the start
+    prep = Prepared(prep.gen, prep.system, prep.inputs, Evaluator(prep.system).run(prep.inputs))
+    clean = amaranth_sim.make_case(prep, 0, reset)
+    assert amaranth_sim.disagreements(clean, amaranth_sim.simulate([clean], 12)) == []
+    corrupt(monkeypatch)
+    bad = amaranth_sim.make_case(prep, 1, reset)
+    problems = amaranth_sim.disagreements(bad, amaranth_sim.simulate([bad], 12))
+    assert any(expected in p for p in problems), problems
 
 
 # ---- known bugs ---------------------------------------------------------------------------
