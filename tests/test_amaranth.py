@@ -414,3 +414,10 @@ def test_every_operator_matches_sysr_types_at_its_edge_values():
 
     run(c, testbench, clock=False)
     assert not wrong, "\n".join(wrong[:10])
+
+
+def test_the_readme_example_runs():
+    r = subprocess.run([sys.executable, str(ROOT / "examples" / "amaranth_fifo.py")], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.startswith("popped: [0, 1, 2, 3, 4, 5")

@@ -19,7 +19,6 @@ or write whose index may be out of range is guarded (reads give 0, writes do not
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from amaranth.hdl import Const, Mux, Signal, Value, unsigned
@@ -28,7 +27,7 @@ from amaranth.utils import ceil_log2
 
 from .. import elab as E
 from ..types import Ty
-from .exprs import Unsupported, ValueBuilder, in_range, register_array_read
+from .exprs import Unsupported, ValueBuilder, in_range, register_array_read, uns
 
 
 @dataclass
@@ -82,8 +81,9 @@ class Schedule:
         seen = {self.key(x) for x in self.chain(a)}
         return next(x for x in self.chain(b) if self.key(x) in seen)
 
-    def writes(self, node, stop, guard: Value) -> list[list[Write]]:
-        """The writes that take the array from `stop` (None: the root) to `node`."""
+    def writes(self, node, stop, guard: Value, level: int = 0) -> list[list[Write]]:
+        """The writes that take the array from `stop` (None: the root) to `node`, under
+        `guard`, `level` `if`s deep."""
         out: list[list[Write]] = []
         pending = []  # nodes from node back to stop, innermost last
         n = node
@@ -95,9 +95,9 @@ class Schedule:
                 out.append([Write(guard, n.i, n.v)])
             elif isinstance(n, E.Ite):
                 base = self.spine(n)
-                c = self.build.value(n.c).as_unsigned()
-                a = self.writes(n.a, base, self.build.signal(guard & c, "g"))
-                b = self.writes(n.b, base, self.build.signal(guard & ~c, "g"))
+                c = uns(self.build.value(n.c))
+                a = self.writes(n.a, base, self.build.link(guard & c, level), level + 1)
+                b = self.writes(n.b, base, self.build.link(guard & ~c, level), level + 1)
                 out += [(a[k] if k < len(a) else []) + (b[k] if k < len(b) else [])
                         for k in range(max(len(a), len(b)))]
         return out
@@ -113,47 +113,41 @@ class RegisterArray:
         self.read = register_array_read(self.elements)
 
     def next_values(self, node, build: ValueBuilder) -> list[Value]:
-        """Element k's next value, for each k, from the array's next-state IR."""
-        memo: dict[tuple[int, int], Value] = {}
-        links = itertools.count()
-
-        def element(n, k: int) -> Value:
-            key = (id(n), k)
-            if key in memo:
-                return memo[key]
-            if isinstance(n, E.ArrVar):
-                if n.name != self.sv.name:
-                    raise Unsupported(f"`{self.sv.name}` takes the value of another array `{n.name}`")
-                v = self.elements[k]
-            elif isinstance(n, E.ConstArr):
-                v = Const(n.value, self.sv.ty.width)
-            elif isinstance(n, E.Store):
-                old = element(n.arr, k)
-                if isinstance(n.i, E.Const):
-                    v = build.value(n.v).as_unsigned() if n.i.value == k else old
+        """Element k's next value, for each k: the last write of the cycle whose index is k,
+        else the element's value. The writes come in slots (`Schedule`): within a slot they
+        are exclusive, later slots win."""
+        reset = None
+        if isinstance(node, E.Ite) and node.ty is None and isinstance(node.a, E.ConstArr):
+            reset, init, node = uns(build.value(node.c)), node.a.value, node.b  # reset in the logic
+        slots = Schedule(self.sv.name, build).writes(node, None, Const(1, 1))
+        # every element compares with each write: guard, index and value are shared signals
+        writes = [(build.leaf(w.guard), w.index, build.leaf(uns(build.value(w.index))),
+                   build.leaf(uns(build.value(w.value)))) for slot in slots for w in slot]
+        out = []
+        for k, el in enumerate(self.elements):
+            v, links = el, 0
+            for guard, index, i, value in writes:
+                if isinstance(index, E.Const):
+                    if index.value != k:
+                        continue
+                    hit = guard
                 else:
-                    v = Mux(build.value(n.i).as_unsigned() == k, build.value(n.v).as_unsigned(), old)
-                    v = build.link(v, next(links))
-            elif isinstance(n, E.Ite) and n.ty is None:
-                v = build.link(Mux(build.value(n.c), element(n.a, k), element(n.b, k)), next(links))
-            else:
-                raise Unsupported(f"the Amaranth back end cannot build the next value of "
-                                  f"`{self.sv.name}` from {type(n).__name__}")
-            memo[key] = v
-            return v
-
-        return [element(node, k) for k in range(self.sv.size)]
+                    hit = guard & (i == k)
+                v = build.link(Mux(hit, value, v), links)
+                links += 1
+            out.append(v if reset is None else Mux(reset, init, v))
+        return out
 
 
 class MemoryArray:
     """A memory: `amaranth.lib.memory.Memory` with comb read ports and scheduled write ports."""
 
-    def __init__(self, sv: E.StateVar, name: str) -> None:
+    def __init__(self, sv: E.StateVar, name: str, comb: list) -> None:
         self.sv = sv
         self.memory = Memory(shape=unsigned(sv.ty.width), depth=sv.size, init=[])
         self.addr_width = ceil_log2(sv.size)
         self.reads: dict[int, Value] = {}
-        self.comb: list = []
+        self.comb = comb  # where the read ports' address assignments go
         self.keep: list = []
         self.name = name
 
@@ -178,10 +172,10 @@ class MemoryArray:
                 g = w.guard
                 i = build.value(w.index)
                 ok, index = in_range(i, w.index.ty, self.sv.size)
-                hit = build.signal(g if ok is None else g & ok, "h")
+                hit = g if ok is None else g & ok
                 en = build.link(hit | en, k)
                 addr = build.link(Mux(hit, index, addr), k)
-                data = build.link(Mux(hit, build.value(w.value).as_unsigned(), data), k)
+                data = build.link(Mux(hit, uns(build.value(w.value)), data), k)
             port = self.memory.write_port(domain=domain)
             e, a = Signal(name=f"{self.name}_we{len(ports)}"), Signal(self.addr_width, name=f"{self.name}_wa{len(ports)}")
             stmts += [e.eq(en), a.eq(addr), port.data.eq(data), port.addr.eq(a)]

@@ -104,7 +104,7 @@ class SysrComponent(wiring.Component):
             if sv.kind not in STATE_KINDS:
                 raise Unsupported(f"the Amaranth back end cannot build state of kind `{sv.kind}` (`{sv.name}`)")
             if sv.kind == "mem":
-                mem = MemoryArray(sv, sv.name)
+                mem = MemoryArray(sv, sv.name, self._comb)
                 self._arrays[sv.name] = mem
                 self.memories[sv.name] = mem.memory
             elif sv.size is not None:
@@ -118,7 +118,10 @@ class SysrComponent(wiring.Component):
             if sig.kind == "wire" and not sig.ghost:
                 self.wires[name] = Signal(shape_of(sig.ty), name=name)
 
-        build = ValueBuilder(self._signal_of, lambda a: self._arrays[a.name], f" (module `{design.module.name}`)")
+        # One list of comb statements in the order they are made, which is an evaluation order
+        # (every value after what it reads): Amaranth's simulator then settles in one pass.
+        build = ValueBuilder(self._signal_of, lambda a: self._arrays[a.name], f" (module `{design.module.name}`)",
+                             self._comb)
         comb = {n: x for n, x in system.comb.items() if n not in system.comb_ghost}
         nexts = {sv.name: self._next_of(sv, system) for sv in live}
         build.count_uses(list(comb.values()) + list(nexts.values()))
@@ -136,9 +139,6 @@ class SysrComponent(wiring.Component):
                 self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
             if sv.kind == "out_reg":
                 self._comb.append(self.port(sv.name).eq(self.registers[sv.name]))
-        self._comb += build.comb
-        for arr in self._arrays.values():
-            self._comb += getattr(arr, "comb", [])
 
     def _next_of(self, sv: E.StateVar, system: E.System):
         """The next-state IR of `sv`; in domain mode without the reset mux the domain applies."""

@@ -19,12 +19,13 @@ and shallow whatever the design unrolls into.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from amaranth.hdl import Array, Cat, Const, Mux, Signal, Value, signed, unsigned
 
 from .. import elab as E
-from ..types import Ty, bits_for, to_signed
+from ..types import Ty, bits_for, op_binary, op_builtin, op_cast, op_concat, op_slice, op_unary, to_signed
 
 
 class Unsupported(Exception):
@@ -35,22 +36,31 @@ def shape_of(ty: Ty):
     return signed(ty.width) if ty.signed else unsigned(ty.width)
 
 
+def uns(v: Value) -> Value:
+    """`v` as unsigned (without a conversion node when it already is)."""
+    return v.as_unsigned() if v.shape().signed else v
+
+
+def sig(v: Value) -> Value:
+    return v if v.shape().signed else v.as_signed()
+
+
 def typed(v: Value, ty: Ty) -> Value:
     """`v`, which has exactly `ty.width` bits, with the signedness of `ty`."""
     if len(v) != ty.width:
         raise AssertionError(f"internal: a {len(v)}-bit value where a {ty} was built")
-    return v.as_signed() if ty.signed else v.as_unsigned()
+    return sig(v) if ty.signed else uns(v)
 
 
 def low(v: Value, width: int) -> Value:
     """The low `width` bits of `v` (unsigned); `v` is at least that wide."""
-    v = v.as_unsigned()
+    v = uns(v)
     return v if len(v) == width else v[:width]
 
 
 def extend(v: Value, src: Ty, width: int) -> Value:
     """`v` of type `src` widened to `width` bits: sign-extended when `src` is signed."""
-    v = v.as_unsigned()
+    v = uns(v)
     extra = width - len(v)
     if extra <= 0:
         return low(v, width)
@@ -62,7 +72,7 @@ def in_range(i: Value, i_ty: Ty, limit: int) -> tuple[Value | None, Value]:
     """(guard, index) for an unsigned index `i` that must be below `limit`: the guard is None
     when every value of the index type is in range, and the index keeps just the bits that
     can address 0..limit-1 (the rest only matter to the guard)."""
-    i = i.as_unsigned()
+    i = uns(i)
     need = bits_for(limit - 1)
     guard = None if (1 << i_ty.width) <= limit else (i < limit)
     index = i if i_ty.width <= need else i[:need]
@@ -70,34 +80,34 @@ def in_range(i: Value, i_ty: Ty, limit: int) -> tuple[Value | None, Value]:
 
 
 def guarded(guard: Value | None, v: Value, ty: Ty) -> Value:
-    return v if guard is None else typed(Mux(guard, v.as_unsigned(), 0), ty)
+    return v if guard is None else typed(Mux(guard, uns(v), 0), ty)
 
 
 # ---- operators --------------------------------------------------------------------------
 
 def _arith(op: Callable) -> Callable:
     def build(a, b, n):
-        return typed(low(op(a.as_unsigned(), b.as_unsigned()), n.ty.width), n.ty)
+        return typed(low(op(uns(a), uns(b)), n.ty.width), n.ty)
     return build
 
 
 def _bitwise(op: Callable) -> Callable:
     def build(a, b, n):
-        return typed(op(a.as_unsigned(), b.as_unsigned()), n.ty)
+        return typed(op(uns(a), uns(b)), n.ty)
     return build
 
 
 def _compare(op: Callable) -> Callable:
     def build(a, b, n):
         if n.a.ty.signed:  # operands are already signed values: Amaranth compares them signed
-            return op(a.as_signed(), b.as_signed())
-        return op(a.as_unsigned(), b.as_unsigned())
+            return op(sig(a), sig(b))
+        return op(uns(a), uns(b))
     return build
 
 
 def _shift_left(a, b, n):
     w = n.ty.width
-    a = a.as_unsigned()
+    a = uns(a)
     if isinstance(n.b, E.Const):
         k = n.b.value
         return typed(Const(0, w) if k >= w else Cat(Const(0, k), a[:w - k]) if k else a, n.ty)
@@ -110,14 +120,14 @@ def _shift_right(a, b, n):
     if isinstance(n.b, E.Const):
         k = n.b.value
         if n.ty.signed:  # shifting by w - 1 or more fills every bit with the sign
-            return typed(extend(a.as_unsigned()[min(k, w - 1):], n.ty, w), n.ty)
-        return typed(Const(0, w) if k >= w else extend(a.as_unsigned()[k:], n.ty, w), n.ty)
+            return typed(extend(uns(a)[min(k, w - 1):], n.ty, w), n.ty)
+        return typed(Const(0, w) if k >= w else extend(uns(a)[k:], n.ty, w), n.ty)
     guard, amount = in_range(b, n.b.ty, w)
     if n.ty.signed:
         if guard is not None:
             amount = Mux(guard, amount, w - 1)
-        return typed(low(a.as_signed() >> amount, w), n.ty)
-    return guarded(guard, typed(low(a.as_unsigned() >> amount, w), n.ty), n.ty)
+        return typed(low(sig(a) >> amount, w), n.ty)
+    return guarded(guard, typed(low(uns(a) >> amount, w), n.ty), n.ty)
 
 
 def _implies(a, b, n):
@@ -145,9 +155,9 @@ BINARY: dict[str, Callable] = {
 }
 
 UNARY: dict[str, Callable] = {
-    "-": lambda a, n: typed(low(-a.as_unsigned(), n.ty.width), n.ty),
-    "~": lambda a, n: typed(~a.as_unsigned(), n.ty),
-    "!": lambda a, n: typed(~a.as_unsigned(), n.ty),
+    "-": lambda a, n: typed(low(-uns(a), n.ty.width), n.ty),
+    "~": lambda a, n: typed(~uns(a), n.ty),
+    "!": lambda a, n: typed(~uns(a), n.ty),
 }
 
 
@@ -174,10 +184,31 @@ BUILTINS: dict[str, Callable] = {
 
 # ---- the translator ---------------------------------------------------------------------
 
-# IR depth after which a value is given a signal of its own. Amaranth's simulator compiles a
-# `Mux` inside a `Mux` into nested Python blocks, and Python allows 100 levels: an IR node adds
-# at most two `Mux` levels, so values stay well within that.
-MAX_DEPTH = 8
+# When a value is given a signal of its own. Amaranth's simulator compiles a `Mux` inside a
+# `Mux` into nested Python blocks (Python allows 100 levels; an IR node adds at most two `Mux`
+# levels), and Amaranth's passes walk an expression as a tree: the depth and the size of the
+# tree an expression stands for are bounded, and an operand that an operator uses more than
+# once (`multi_use`) is a signal. Every signal costs the simulator a delta cycle to settle
+# through, so there are no more of them than that.
+MAX_DEPTH = 12
+MAX_WEIGHT = 400  # operator nodes in the tree
+
+
+def multi_use(n) -> tuple:
+    """The operands that the Amaranth value of IR node `n` uses more than once."""
+    if isinstance(n, E.Cast) and n.a.ty.signed and n.ty.width > n.a.ty.width:
+        return (n.a,)  # the sign bit, replicated
+    if isinstance(n, (E.BitIdx, E.Read)) and not isinstance(n.i, E.Const):
+        return (n.i,)  # the range check and the selection
+    if isinstance(n, E.Bin) and n.op in ("<<", ">>"):
+        if not isinstance(n.b, E.Const):
+            return (n.b,)
+        return (n.a,) if n.op == ">>" and n.ty.signed else ()
+    if isinstance(n, E.Builtin) and n.name in ("popcount", "onehot", "onehot0"):
+        return (n.a,)
+    if isinstance(n, BitWrite):
+        return (n.old, n.i, n.v)
+    return ()
 CHAIN = 8  # likewise for the `Mux` chains of array writes: a signal every CHAIN links
 
 
@@ -186,20 +217,24 @@ class ValueBuilder:
 
     `names(var)` gives the Amaranth value of a `Var` (a port, register, comb signal or the
     reset); `array(arr_var)` the storage of a register array or memory, as an object with
-    `read(index_value, index_ty)`. Intermediate signals and their drivers are collected in
-    `comb` (a list of Amaranth statements for `m.d.comb`).
+    `read(index_value, index_ty)`. Intermediate signals and their drivers are appended to
+    `comb` (a list of Amaranth statements for `m.d.comb`), each after what it reads.
     """
 
     def __init__(self, names: Callable[[E.Var], Value], arrays: Callable[[E.ArrVar], object],
-                 where: str = "") -> None:
+                 where: str = "", comb: list | None = None) -> None:
         self.names = names
         self.arrays = arrays
         self.where = where
-        self.comb: list = []
+        self.comb: list = [] if comb is None else comb
         self.memo: dict[int, Value] = {}
         self.depth: dict[int, int] = {}
+        self.weight: dict[int, int] = {}
         self.keep: list = []  # the memo is keyed by id: keep the nodes alive
         self.uses: dict[int, int] = {}
+        self.rewrites: dict[int, object] = {}
+        self.consts: dict[int, int] = {}  # nodes of a constant value -> that value
+        self.leaves: set[int] = set()  # values that are a signal or a constant, retyped
         self.temps = 0
 
     def count_uses(self, roots) -> None:
@@ -214,28 +249,114 @@ class ValueBuilder:
                 continue
             seen.add(id(n))
             self.keep.append(n)
-            stack.extend(E.children(n))
+            stack.extend(self.kids(n))
+
+    def kids(self, n) -> tuple:
+        return ir_children(self.rewritten(n)) if isinstance(n, E.Ite) else E.children(n)
+
+    def rewritten(self, n):
+        """`n`, or the `BitWrite` it is (see `bit_write`)."""
+        if id(n) not in self.rewrites:
+            self.rewrites[id(n)] = bit_write(n) or n
+            self.keep.append(n)
+        return self.rewrites[id(n)]
+
+    def postorder(self, root):
+        stack = [(root, False)]
+        while stack:
+            n, expanded = stack.pop()
+            if id(n) in self.memo:
+                continue
+            if expanded:
+                yield n
+                continue
+            stack.append((n, True))
+            stack.extend((k, False) for k in self.kids(n) if id(k) not in self.memo)
 
     def value(self, root) -> Value:
-        for n in E.postorder(root, self.memo):
+        for n in self.postorder(root):
             if id(n) in self.memo:
+                continue
+            n_ir, n = n, self.rewritten(n) if isinstance(n, E.Ite) else n
+            folded = self.fold(n)
+            if folded is not None:
+                taken = folded[1]
+                self.memo[id(n_ir)] = folded[0]
+                self.depth[id(n_ir)] = self.depth.get(id(taken), 0)
+                self.weight[id(n_ir)] = self.weight.get(id(taken), 1)
+                self.keep.append(n_ir)
                 continue
             method = NODES.get(type(n))
             if method is None:
                 raise Unsupported(f"the Amaranth back end cannot build the IR node "
                                   f"{type(n).__name__}{self.where}")
+            for k in multi_use(n):
+                if self.weight.get(id(k), 1) > 1:
+                    self.memo[id(k)] = self.temp(self.memo[id(k)], k)
+                    self.depth[id(k)], self.weight[id(k)] = 0, 1
             v = method(self, n)
-            depth = 1 + max((self.depth.get(id(k), 0) for k in E.children(n)), default=0)
-            if not isinstance(n, (E.Const, E.Var)) and (self.uses.get(id(n), 0) > 1 or depth > MAX_DEPTH):
-                v, depth = self.temp(v, n), 0
-            self.memo[id(n)] = v
-            self.depth[id(n)] = depth
-            self.keep.append(n)
+            kids = ir_children(n)
+            depth = 1 + max((self.depth.get(id(k), 0) for k in kids), default=0)
+            weight = 1 + sum(self.weight.get(id(k), 1) for k in kids)
+            big = depth > MAX_DEPTH or weight > MAX_WEIGHT
+            if not isinstance(n, (E.Const, E.Var)) and (self.uses.get(id(n_ir), 0) > 1 or big):
+                v, depth, weight = self.temp(v, n), 0, 1
+            self.memo[id(n_ir)] = v
+            self.depth[id(n_ir)] = depth
+            self.weight[id(n_ir)] = weight
+            self.keep.append(n_ir)
         return self.memo[id(root)]
 
+    def fold(self, n) -> tuple[Value, object] | None:
+        """(value, node it stands for) when the operands of `n` are constants (an `if` on a
+        constant: the branch taken), computed with `sysr.types`, the reference semantics;
+        else None."""
+        if isinstance(n, E.Ite) and n.ty is not None and id(n.c) in self.consts:
+            taken = n.a if self.consts[id(n.c)] else n.b
+            if id(taken) in self.consts:
+                self.consts[id(n)] = self.consts[id(taken)]
+            return self.memo[id(taken)], taken
+        if isinstance(n, E.Const):
+            self.consts[id(n)] = n.value
+            return None
+        kids = ir_children(n)
+        if not kids or not all(id(k) in self.consts for k in kids):
+            return None
+        v = [self.consts[id(k)] for k in kids]
+        if isinstance(n, E.Bin) and n.op in BINARY:
+            r = op_binary(n.op, v[0], v[1], n.a.ty, n.b.ty)
+        elif isinstance(n, E.Un) and n.op in UNARY:
+            r = op_unary(n.op, v[0], n.ty)
+        elif isinstance(n, E.Cast):
+            r = op_cast(v[0], n.a.ty, n.ty)
+        elif isinstance(n, E.Slice):
+            r = op_slice(v[0], n.hi, n.lo)
+        elif isinstance(n, E.Cat):
+            r = op_concat([(x, p.ty.width) for x, p in zip(v, n.parts)])
+        elif isinstance(n, E.Builtin) and n.name in BUILTINS:
+            r = op_builtin(n.name, v[0], n.a.ty)
+        elif isinstance(n, E.BitIdx):
+            r = (v[0] >> v[1]) & 1 if v[1] < n.a.ty.width else 0
+        else:
+            return None
+        self.consts[id(n)] = r
+        return self.n_const(E.Const(r, n.ty)), None
+
+    def leaf(self, v: Value) -> Value:
+        """`v`, as a signal unless it is a signal or a constant already (for a value that many
+        expressions share, so that the expression is not repeated in each)."""
+        if isinstance(v, (Signal, Const)) or id(v) in self.leaves:
+            return v
+        return self.signal(v, "w")
+
     def temp(self, v: Value, n) -> Value:
-        sig = self.signal(v)
-        return typed(sig, n.ty) if n.ty is not None and n.ty.width == len(v) else sig
+        return self.retyped(self.signal(v), n.ty)
+
+    def retyped(self, s: Value, ty: Ty | None) -> Value:
+        out = typed(s, ty) if ty is not None and ty.width == len(s) else s
+        self.leaves.add(id(out))
+        self.keep.append(out)
+        return out
 
     def signal(self, v: Value, prefix: str = "t") -> Signal:
         """A new signal driven by `v` (unsigned, of its width)."""
@@ -256,7 +377,7 @@ class ValueBuilder:
         return Const(to_signed(n.value, n.ty.width) if n.ty.signed else n.value, shape_of(n.ty))
 
     def n_var(self, n: E.Var) -> Value:
-        return typed(self.names(n).as_unsigned(), n.ty)
+        return self.retyped(uns(self.names(n)), n.ty)
 
     def n_bin(self, n: E.Bin) -> Value:
         build = BINARY.get(n.op)
@@ -273,27 +394,27 @@ class ValueBuilder:
     def n_ite(self, n: E.Ite) -> Value:
         if n.ty is None:
             raise Unsupported(f"an array-valued `if` outside a register update{self.where}")
-        return typed(Mux(self.of(n.c), self.of(n.a).as_unsigned(), self.of(n.b).as_unsigned()), n.ty)
+        return typed(Mux(self.of(n.c), uns(self.of(n.a)), uns(self.of(n.b))), n.ty)
 
     def n_cast(self, n: E.Cast) -> Value:
         return typed(extend(self.of(n.a), n.a.ty, n.ty.width), n.ty)
 
     def n_slice(self, n: E.Slice) -> Value:
-        return typed(self.of(n.a).as_unsigned()[n.lo:n.hi + 1], n.ty)
+        return typed(uns(self.of(n.a))[n.lo:n.hi + 1], n.ty)
 
     def n_bitidx(self, n: E.BitIdx) -> Value:
         w = n.a.ty.width
         guard, index = in_range(self.of(n.i), n.i.ty, w)
-        return guarded(guard, self.of(n.a).as_unsigned().bit_select(index, 1), n.ty)
+        return guarded(guard, uns(self.of(n.a)).bit_select(index, 1), n.ty)
 
     def n_cat(self, n: E.Cat) -> Value:
-        return Cat(*[self.of(p).as_unsigned() for p in reversed(n.parts)])
+        return Cat(*[uns(self.of(p)) for p in reversed(n.parts)])
 
     def n_builtin(self, n: E.Builtin) -> Value:
         build = BUILTINS.get(n.name)
         if build is None:
             raise Unsupported(f"the Amaranth back end cannot build the builtin `{n.name}`{self.where}")
-        v = build(self.of(n.a).as_unsigned())
+        v = build(uns(self.of(n.a)))
         return typed(extend(v, n.ty, n.ty.width), n.ty)
 
     def n_read(self, n: E.Read) -> Value:
@@ -302,13 +423,74 @@ class ValueBuilder:
         if isinstance(n.i, E.Const):
             if n.i.value >= n.arr.size:
                 return self.n_const(E.Const(0, n.ty))
-        return typed(self.arrays(n.arr).read(self.of(n.i), n.i.ty).as_unsigned(), n.ty)
+        return typed(uns(self.arrays(n.arr).read(self.of(n.i), n.i.ty)), n.ty)
+
+    def n_bitwrite(self, n: "BitWrite") -> Value:
+        old, i, v = uns(self.of(n.old)), uns(self.of(n.i)), uns(self.of(n.v))
+        return typed(Cat(*[Mux(i == j, v, old[j]) for j in range(n.ty.width)]), n.ty)
 
     def n_arrvar(self, n: E.ArrVar):
         return None  # only ever the array operand of a Read, which looks the storage up itself
 
     def n_array(self, n) -> Value:
         raise Unsupported(f"a whole array used as a value{self.where}")
+
+
+@dataclass(frozen=True, eq=False)
+class BitWrite:
+    """`old` with bit `i` (dynamic) replaced by the bool `v`: what `x[i] = v;` assigns."""
+    old: object
+    i: object
+    v: object
+    ty: Ty
+
+
+def ir_children(n) -> tuple:
+    return (n.old, n.i, n.v) if isinstance(n, BitWrite) else E.children(n)
+
+
+def bit_write(top) -> BitWrite | None:
+    """The `BitWrite` that IR node `top` is, if it is the chain `sysr.elab` makes for a write
+    to a dynamic bit index (for k = 0..w-1: `if i == k then old with bit k = v else ...`),
+    else None. Built as it stands, the chain would be w signals in a row (each link reads the
+    one before twice), which Amaranth's simulator settles one delta cycle per link."""
+    if not isinstance(top, E.Ite) or top.ty is None or not top.ty.is_int and top.ty.kind != "enum":
+        return None
+    w = top.ty.width
+    n, i, v = top, None, None
+    for k in range(w - 1, -1, -1):
+        if not isinstance(n, E.Ite) or n.ty != top.ty:
+            return None
+        hit = n.c
+        if not (isinstance(hit, E.Bin) and hit.op == "==" and isinstance(hit.a, E.Cast)
+                and isinstance(hit.b, E.Const) and hit.b.value == k and not hit.a.a.ty.signed):
+            return None
+        value = _spliced(n.a, n.b, k, w)
+        if value is None or (i is not None and hit.a.a is not i) or (v is not None and value is not v):
+            return None
+        i, v, n = hit.a.a, value, n.b
+    return BitWrite(n, i, v, top.ty)
+
+
+def _spliced(x, old, k: int, w: int):
+    """The bool `value` when `x` is `old` with bit k replaced by it (as `Elaborator.splice`
+    writes it), else None."""
+    if isinstance(x, E.Cast):
+        x = x.a
+    if w == 1:
+        return x if x.ty.width == 1 else None
+    if not isinstance(x, E.Cat):
+        return None
+    parts = list(x.parts)
+    if k < w - 1:
+        hi = parts.pop(0)
+        if not (isinstance(hi, E.Slice) and hi.a is old and (hi.hi, hi.lo) == (w - 1, k + 1)):
+            return None
+    if k > 0:
+        lo = parts.pop()
+        if not (isinstance(lo, E.Slice) and lo.a is old and (lo.hi, lo.lo) == (k - 1, 0)):
+            return None
+    return parts[0] if len(parts) == 1 and parts[0].ty.width == 1 else None
 
 
 NODES: dict[type, Callable] = {
@@ -326,6 +508,7 @@ NODES: dict[type, Callable] = {
     E.ArrVar: ValueBuilder.n_arrvar,
     E.Store: ValueBuilder.n_array,
     E.ConstArr: ValueBuilder.n_array,
+    BitWrite: ValueBuilder.n_bitwrite,
 }
 
 
@@ -335,6 +518,6 @@ def register_array_read(elements: list[Signal]):
 
     def read(i: Value, i_ty: Ty) -> Value:
         guard, index = in_range(i, i_ty, len(elements))
-        v = table[index].as_unsigned() if len(elements) > 1 else elements[0].as_unsigned()
+        v = uns(table[index]) if len(elements) > 1 else uns(elements[0])
         return v if guard is None else Mux(guard, v, 0)
     return read
