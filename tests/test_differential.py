@@ -835,6 +835,39 @@ def soundness_problems(source: str, n_cycles: int) -> list[str]:
     return harness_problems(source, n_cycles)
 
 
+# Bugs of the Amaranth back end that the random designs found, each kept as a regression test
+# (its reproducer through the same harness, in both reset modes).
+@dataclass(frozen=True)
+class AmaranthBug:
+    id: str
+    reason: str
+    source: str  # the minimal reproducer
+    inputs: tuple = ()  # cycles of inputs that show it (after these, random ones)
+
+
+AMARANTH_FIXED_BUGS = [
+    AmaranthBug(
+        "match-on-a-narrowed-value",
+        "sysr/amaranth/exprs.py (bit_write): the chain of a `match` on `a as u2` with a bool result "
+        "(`if a as u2 == 0 then false else ...`) was taken for a one-bit dynamic write, index `a` "
+        "(the cast dropped): y was 0 where sysr says a9",
+        "module m(a8: in u51, a9: in u27, a10: in bool, w18: out u31) {\n"
+        "  w18 = if (match (a8 as u2) { 0 => false, 2 => false, 3 => false, _ => a10 }) then 0 else (a9 as u31);\n}\n",
+        ({"a8": 4, "a9": 0x1300cf, "a10": 1}, {"a8": 5, "a9": 7, "a10": 1})),
+]
+
+
+@pytest.mark.parametrize("reset", ["domain", "port"])
+@pytest.mark.parametrize("bug", AMARANTH_FIXED_BUGS, ids=lambda b: b.id)
+def test_amaranth_bug_reproducer(bug, reset):
+    prep = prepare(Generated(bug.source, "m"), 5, 24)
+    inputs = [dict(row) for row in bug.inputs] + prep.inputs[len(bug.inputs):]
+    prep = Prepared(prep.gen, prep.system, inputs, Evaluator(prep.system).run(inputs))
+    case = amaranth_sim.make_case(prep, 0, reset)
+    problems = amaranth_sim.disagreements(case, amaranth_sim.simulate([case], 24))
+    assert not problems, bug.reason + "\n" + "\n".join(problems)
+
+
 # ---- the harness can fail -----------------------------------------------------------------
 
 CORRUPTIBLE = """module m(clk: clock, rst: reset, a: in u8, b: in u8, y: out u8, q: out reg u8 = 7) {

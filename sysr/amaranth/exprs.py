@@ -463,7 +463,8 @@ def bit_write(top) -> BitWrite | None:
             return None
         hit = n.c
         if not (isinstance(hit, E.Bin) and hit.op == "==" and isinstance(hit.a, E.Cast)
-                and isinstance(hit.b, E.Const) and hit.b.value == k and not hit.a.a.ty.signed):
+                and isinstance(hit.b, E.Const) and hit.b.value == k and not hit.a.a.ty.signed
+                and hit.a.ty.width >= hit.a.a.ty.width):  # the index zero-extended, never cut
             return None
         value = _spliced(n.a, n.b, k, w)
         if value is None or (i is not None and hit.a.a is not i) or (v is not None and value is not v):
