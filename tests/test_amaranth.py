@@ -126,7 +126,7 @@ def verilog_top(component: sa.SysrComponent):
     """An Amaranth top with the sysr design's own clock and reset ports (names, polarity),
     as an Amaranth user would wire a component to a board: the clock (and, in "domain" mode,
     the reset) drive the component's domain."""
-    d = component._system.design
+    d = component.design
     m = Module()
     m.submodules.dut = component
     ports = []
@@ -390,7 +390,7 @@ def test_every_operator_matches_sysr_types_at_its_edge_values():
     text, checks = operator_design()
     c = sa.from_text(text, verify=False)
     rng = random.Random(7)
-    d = c._system.design
+    d = c.design
     inputs = [(n, d.signals[n].ty) for n in c.port_names if d.signals[n].kind == "in"]
     vectors = []
     for t in range(12):

@@ -9,12 +9,14 @@ of it (the checker has made sure that no design logic reads them).
 Clock and reset. The design's clock is the component's clock domain (`domain`, "sync" by
 default). With `reset="domain"` (the default) the design's reset port is that domain's reset
 too: it is not in the signature, registers are reset by the domain (to their sysr reset
-values; memories are not), and logic that reads the reset reads `ResetSignal(domain)` (an
-active-low `reset_n` reads its complement: Amaranth resets are active high). With
-`reset="port"` the reset stays an input port with its sysr name and polarity, registers are
-`reset_less` and reset by the logic exactly as `sysr lower` writes it, so the domain's own
-reset does not touch the component. A design without a clock uses no domain; its reset, if it
-has one, is an ordinary input port.
+values; memories are not), and logic that reads the reset, and the hold on memory writes
+while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` reads its
+complement: Amaranth resets are active high). The proofs assume a synchronous reset, so the
+domain should have one (`async_reset=False`); `ResetInserter` resets the registers but not
+what reads `ResetSignal`. With `reset="port"` the reset stays an input port with its sysr
+name and polarity, registers are `reset_less` and reset by the logic exactly as `sysr lower`
+writes it, so the domain's own reset does not touch the component. A design without a clock
+uses no domain; its reset, if it has one, is an ordinary input port.
 
 Names. Ports keep their sysr names and order; a name Amaranth cannot take as a signature
 member (a Python keyword, a leading underscore, or an attribute of the component such as
@@ -48,17 +50,18 @@ class SysrComponent(wiring.Component):
     Attributes besides the ports: `port_names` (sysr port name -> signature member),
     `registers` (register name -> `Signal`, or a list of signals for a register array),
     `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires` (wire name ->
-    `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its encodings), `domain`.
+    `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its encodings), `domain`,
+    `reset_mode`, `design` (the checked sysr design it was built from).
     """
 
     def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync") -> None:
         if reset not in RESET_MODES:
             raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
         system = E.elaborate(design)
+        self.design = design
         self.module_name = design.module.name
         self.domain = domain
         self.reset_mode = reset if design.clock is not None else "port"
-        self._system = system
         self._reset_port = design.reset if (self.reset_mode == "port" and design.reset) else None
         members, self.port_names = self._signature_members(design)
         self.enums = {name: amaranth_enum(name, info.variants, info.ty.width)
@@ -78,7 +81,7 @@ class SysrComponent(wiring.Component):
 
     # ---- the signature ---------------------------------------------------------------------
     def _signature_members(self, design: Design) -> tuple[dict, dict[str, str]]:
-        reserved = set(dir(SysrComponent)) | {"signature", "module_name", "domain", "reset_mode",
+        reserved = set(dir(SysrComponent)) | {"signature", "design", "module_name", "domain", "reset_mode",
                                               "port_names", "enums", "registers", "memories", "wires"}
         members: dict = {}
         names: dict[str, str] = {}
@@ -152,7 +155,7 @@ class SysrComponent(wiring.Component):
         return n  # the reset stays in the logic as well: still the same circuit
 
     def _signal_of(self, var: E.Var):
-        d = self._system.design
+        d = self.design
         if var.name == d.reset and var.name not in self.port_names:
             rst = ResetSignal(self.domain)
             return ~rst if d.reset_active_low else rst
