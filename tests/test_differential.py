@@ -46,7 +46,7 @@ from hypothesis import strategies as st
 import amaranth_sim
 from gen_designs import Generated, design_from_seed, designs
 from sysr.amaranth import component as sysr_amaranth_component
-from sysr.amaranth import exprs as sysr_amaranth_exprs
+from sysr.amaranth import ops as sysr_amaranth_ops
 from sysr import elab as E
 from sysr.evaluate import Cycle, Evaluator
 from sysr.pipeline import analyze, check
@@ -686,9 +686,9 @@ def _drop_register_inits(mp):
 
 
 AM_CORRUPTIONS = {  # name -> (how, what the report must say, the reset modes it applies to)
-    "plus-to-minus": (lambda mp: mp.setitem(sysr_amaranth_exprs.BINARY, "+", sysr_amaranth_exprs.BINARY["-"]),
+    "plus-to-minus": (lambda mp: mp.setitem(sysr_amaranth_ops.BINARY, "+", sysr_amaranth_ops.BINARY["-"]),
                       ": y: Amaranth", ("domain", "port")),
-    "signed-compare-unsigned": (lambda mp: mp.setitem(sysr_amaranth_exprs.BINARY, "<",
+    "signed-compare-unsigned": (lambda mp: mp.setitem(sysr_amaranth_ops.BINARY, "<",
                                                       lambda a, b, n: a.as_unsigned() < b.as_unsigned()),
                                 ": lt: Amaranth", ("domain", "port")),
     "reset-value": (_drop_register_inits, ": q: Amaranth", ("domain", "port")),

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, Severity, render
 from ..model import Design
 from ..pipeline import Options, analyze, check
 from .component import RESET_MODES, SysrComponent
-from .exprs import Unsupported
+from .ops import Unsupported
 
 __all__ = ["load", "from_text", "from_design", "Rejected", "Unsupported", "SysrComponent", "RESET_MODES"]
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from amaranth.hdl import Const, Mux, Signal, Value, unsigned
+from amaranth.hdl import Array, Const, Mux, Signal, Value, unsigned
 from amaranth.lib.memory import Memory
 from amaranth.utils import ceil_log2
 
 from .. import elab as E
 from ..types import Ty
-from .exprs import Unsupported, ValueBuilder, in_range, register_array_read, uns
+from .exprs import ValueBuilder
+from .ops import Unsupported, in_range, uns
 
 
 @dataclass
@@ -101,6 +102,17 @@ class Schedule:
                 out += [(a[k] if k < len(a) else []) + (b[k] if k < len(b) else [])
                         for k in range(max(len(a), len(b)))]
         return out
+
+
+def register_array_read(elements: list[Signal]):
+    """A `read(index, index_ty)` over a list of signals (a register array)."""
+    table = Array(elements)
+
+    def read(i: Value, i_ty: Ty) -> Value:
+        guard, index = in_range(i, i_ty, len(elements))
+        v = uns(table[index]) if len(elements) > 1 else uns(elements[0])
+        return v if guard is None else Mux(guard, v, 0)
+    return read
 
 
 class RegisterArray:

@@ -38,7 +38,8 @@ from amaranth.lib.wiring import In, Out
 from .. import elab as E
 from ..model import Design
 from .arrays import MemoryArray, RegisterArray
-from .exprs import Unsupported, ValueBuilder, shape_of
+from .exprs import ValueBuilder
+from .ops import Unsupported, shape_of
 
 RESET_MODES = ("domain", "port")
 STATE_KINDS = ("reg", "out_reg", "mem")  # the non-ghost state kinds this back end builds

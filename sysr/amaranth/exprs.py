@@ -1,188 +1,29 @@
-"""sysr's expression IR (`sysr.elab`) as Amaranth values, operator by operator.
+"""sysr's expression IR (`sysr.elab`) as Amaranth values: the translator.
 
-Every value built here has exactly the width of its sysr type and that type's signedness
-(`uN` and enums unsigned, `sN` signed), so that no Amaranth widening rule leaks into the
-meaning: `+ - *` keep the low N bits (they wrap), `-a` is two's-complement negation, shifts by
-an amount of N or more give 0 (all sign bits for `>>` on a negative `sN`), comparisons are
-signed exactly on `sN`, casts zero- or sign-extend by the source type and truncate, and a
-dynamic index out of range reads 0. `sysr.types` is the reference for each of them.
+`ValueBuilder.value(ir)` builds an IR expression bottom-up, once per node (the IR is a DAG:
+`let`s, unrolled loops, inlined fns share nodes), with the operators of `sysr.amaranth.ops`.
+The translation is a table: `NODES` maps an IR node type to a method; a node type or operator
+missing from the tables raises `Unsupported` naming it, so that an IR that grows (new
+operators, new node types) gives a clear error here until the table learns it, never a wrong
+circuit. Operands that are constants are folded with `sysr.types` (the reference semantics),
+and `sysr.amaranth.patterns` turns the IR's long chains for dynamic bit writes into one
+expression.
 
-The translation is a table: `NODES` maps an IR node type to a method, `BINARY` and `UNARY`
-map an operator to a function. A node or operator missing from the tables raises
-`Unsupported` naming it, so that an IR that grows (new operators, new node types) gives a
-clear error here until the table learns it, never a wrong circuit.
-
-Shared subexpressions (the IR is a DAG: `let`s, unrolled loops, inlined fns) and very deep
-chains become named intermediate signals, so that the Amaranth expression trees stay small
-and shallow whatever the design unrolls into.
+Shared subexpressions and very deep or large expressions become named intermediate signals,
+so that the Amaranth expression trees stay small and shallow whatever the design unrolls into.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
-from amaranth.hdl import Array, Cat, Const, Mux, Signal, Value, signed, unsigned
+from amaranth.hdl import Cat, Const, Mux, Signal, Value
 
 from .. import elab as E
-from ..types import Ty, bits_for, op_binary, op_builtin, op_cast, op_concat, op_slice, op_unary, to_signed
+from ..types import Ty, op_binary, op_builtin, op_cast, op_concat, op_slice, op_unary, to_signed
+from .ops import BINARY, BUILTINS, UNARY, Unsupported, extend, guarded, in_range, shape_of, typed, uns
+from .patterns import BitWrite, bit_write, ir_children
 
-
-class Unsupported(Exception):
-    """The design uses a construct the Amaranth back end cannot build (yet)."""
-
-
-def shape_of(ty: Ty):
-    return signed(ty.width) if ty.signed else unsigned(ty.width)
-
-
-def uns(v: Value) -> Value:
-    """`v` as unsigned (without a conversion node when it already is)."""
-    return v.as_unsigned() if v.shape().signed else v
-
-
-def sig(v: Value) -> Value:
-    return v if v.shape().signed else v.as_signed()
-
-
-def typed(v: Value, ty: Ty) -> Value:
-    """`v`, which has exactly `ty.width` bits, with the signedness of `ty`."""
-    if len(v) != ty.width:
-        raise AssertionError(f"internal: a {len(v)}-bit value where a {ty} was built")
-    return sig(v) if ty.signed else uns(v)
-
-
-def low(v: Value, width: int) -> Value:
-    """The low `width` bits of `v` (unsigned); `v` is at least that wide."""
-    v = uns(v)
-    return v if len(v) == width else v[:width]
-
-
-def extend(v: Value, src: Ty, width: int) -> Value:
-    """`v` of type `src` widened to `width` bits: sign-extended when `src` is signed."""
-    v = uns(v)
-    extra = width - len(v)
-    if extra <= 0:
-        return low(v, width)
-    fill = v[-1].replicate(extra) if src.signed else Const(0, extra)
-    return Cat(v, fill)
-
-
-def in_range(i: Value, i_ty: Ty, limit: int) -> tuple[Value | None, Value]:
-    """(guard, index) for an unsigned index `i` that must be below `limit`: the guard is None
-    when every value of the index type is in range, and the index keeps just the bits that
-    can address 0..limit-1 (the rest only matter to the guard)."""
-    i = uns(i)
-    need = bits_for(limit - 1)
-    guard = None if (1 << i_ty.width) <= limit else (i < limit)
-    index = i if i_ty.width <= need else i[:need]
-    return guard, index
-
-
-def guarded(guard: Value | None, v: Value, ty: Ty) -> Value:
-    return v if guard is None else typed(Mux(guard, uns(v), 0), ty)
-
-
-# ---- operators --------------------------------------------------------------------------
-
-def _arith(op: Callable) -> Callable:
-    def build(a, b, n):
-        return typed(low(op(uns(a), uns(b)), n.ty.width), n.ty)
-    return build
-
-
-def _bitwise(op: Callable) -> Callable:
-    def build(a, b, n):
-        return typed(op(uns(a), uns(b)), n.ty)
-    return build
-
-
-def _compare(op: Callable) -> Callable:
-    def build(a, b, n):
-        if n.a.ty.signed:  # operands are already signed values: Amaranth compares them signed
-            return op(sig(a), sig(b))
-        return op(uns(a), uns(b))
-    return build
-
-
-def _shift_left(a, b, n):
-    w = n.ty.width
-    a = uns(a)
-    if isinstance(n.b, E.Const):
-        k = n.b.value
-        return typed(Const(0, w) if k >= w else Cat(Const(0, k), a[:w - k]) if k else a, n.ty)
-    guard, amount = in_range(b, n.b.ty, w)
-    return guarded(guard, typed(low(a << amount, w), n.ty), n.ty)
-
-
-def _shift_right(a, b, n):
-    w = n.ty.width
-    if isinstance(n.b, E.Const):
-        k = n.b.value
-        if n.ty.signed:  # shifting by w - 1 or more fills every bit with the sign
-            return typed(extend(uns(a)[min(k, w - 1):], n.ty, w), n.ty)
-        return typed(Const(0, w) if k >= w else extend(uns(a)[k:], n.ty, w), n.ty)
-    guard, amount = in_range(b, n.b.ty, w)
-    if n.ty.signed:
-        if guard is not None:
-            amount = Mux(guard, amount, w - 1)
-        return typed(low(sig(a) >> amount, w), n.ty)
-    return guarded(guard, typed(low(uns(a) >> amount, w), n.ty), n.ty)
-
-
-def _implies(a, b, n):
-    return ~a | b
-
-
-BINARY: dict[str, Callable] = {
-    "+": _arith(lambda a, b: a + b),
-    "-": _arith(lambda a, b: a - b),
-    "*": _arith(lambda a, b: a * b),
-    "&": _bitwise(lambda a, b: a & b),
-    "|": _bitwise(lambda a, b: a | b),
-    "^": _bitwise(lambda a, b: a ^ b),
-    "&&": _bitwise(lambda a, b: a & b),
-    "||": _bitwise(lambda a, b: a | b),
-    "==>": _implies,
-    "<<": _shift_left,
-    ">>": _shift_right,
-    "==": _compare(lambda a, b: a == b),
-    "!=": _compare(lambda a, b: a != b),
-    "<": _compare(lambda a, b: a < b),
-    "<=": _compare(lambda a, b: a <= b),
-    ">": _compare(lambda a, b: a > b),
-    ">=": _compare(lambda a, b: a >= b),
-}
-
-UNARY: dict[str, Callable] = {
-    "-": lambda a, n: typed(low(-uns(a), n.ty.width), n.ty),
-    "~": lambda a, n: typed(~uns(a), n.ty),
-    "!": lambda a, n: typed(~uns(a), n.ty),
-}
-
-
-def _popcount(a: Value) -> Value:
-    bits = [a[i] for i in range(len(a))]
-    while len(bits) > 1:  # a balanced adder tree
-        bits = [bits[i] + bits[i + 1] if i + 1 < len(bits) else bits[i] for i in range(0, len(bits), 2)]
-    return bits[0]
-
-
-def _onehot0(a: Value) -> Value:
-    return (a & low(a - 1, len(a))) == 0
-
-
-BUILTINS: dict[str, Callable] = {
-    "and_reduce": lambda a: a.all(),
-    "or_reduce": lambda a: a.any(),
-    "xor_reduce": lambda a: a.xor(),
-    "popcount": _popcount,
-    "onehot": lambda a: a.any() & _onehot0(a),
-    "onehot0": _onehot0,
-}
-
-
-# ---- the translator ---------------------------------------------------------------------
 
 # When a value is given a signal of its own. Amaranth's simulator compiles a `Mux` inside a
 # `Mux` into nested Python blocks (Python allows 100 levels; an IR node adds at most two `Mux`
@@ -209,6 +50,8 @@ def multi_use(n) -> tuple:
     if isinstance(n, BitWrite):
         return (n.old, n.i, n.v)
     return ()
+
+
 CHAIN = 8  # likewise for the `Mux` chains of array writes: a signal every CHAIN links
 
 
@@ -436,64 +279,6 @@ class ValueBuilder:
         raise Unsupported(f"a whole array used as a value{self.where}")
 
 
-@dataclass(frozen=True, eq=False)
-class BitWrite:
-    """`old` with bit `i` (dynamic) replaced by the bool `v`: what `x[i] = v;` assigns."""
-    old: object
-    i: object
-    v: object
-    ty: Ty
-
-
-def ir_children(n) -> tuple:
-    return (n.old, n.i, n.v) if isinstance(n, BitWrite) else E.children(n)
-
-
-def bit_write(top) -> BitWrite | None:
-    """The `BitWrite` that IR node `top` is, if it is the chain `sysr.elab` makes for a write
-    to a dynamic bit index (for k = 0..w-1: `if i == k then old with bit k = v else ...`),
-    else None. Built as it stands, the chain would be w signals in a row (each link reads the
-    one before twice), which Amaranth's simulator settles one delta cycle per link."""
-    if not isinstance(top, E.Ite) or top.ty is None or not top.ty.is_int and top.ty.kind != "enum":
-        return None
-    w = top.ty.width
-    n, i, v = top, None, None
-    for k in range(w - 1, -1, -1):
-        if not isinstance(n, E.Ite) or n.ty != top.ty:
-            return None
-        hit = n.c
-        if not (isinstance(hit, E.Bin) and hit.op == "==" and isinstance(hit.a, E.Cast)
-                and isinstance(hit.b, E.Const) and hit.b.value == k and not hit.a.a.ty.signed
-                and hit.a.ty.width >= hit.a.a.ty.width):  # the index zero-extended, never cut
-            return None
-        value = _spliced(n.a, n.b, k, w)
-        if value is None or (i is not None and hit.a.a is not i) or (v is not None and value is not v):
-            return None
-        i, v, n = hit.a.a, value, n.b
-    return BitWrite(n, i, v, top.ty)
-
-
-def _spliced(x, old, k: int, w: int):
-    """The bool `value` when `x` is `old` with bit k replaced by it (as `Elaborator.splice`
-    writes it), else None."""
-    if isinstance(x, E.Cast):
-        x = x.a
-    if w == 1:
-        return x if x.ty.width == 1 else None
-    if not isinstance(x, E.Cat):
-        return None
-    parts = list(x.parts)
-    if k < w - 1:
-        hi = parts.pop(0)
-        if not (isinstance(hi, E.Slice) and hi.a is old and (hi.hi, hi.lo) == (w - 1, k + 1)):
-            return None
-    if k > 0:
-        lo = parts.pop()
-        if not (isinstance(lo, E.Slice) and lo.a is old and (lo.hi, lo.lo) == (k - 1, 0)):
-            return None
-    return parts[0] if len(parts) == 1 and parts[0].ty.width == 1 else None
-
-
 NODES: dict[type, Callable] = {
     E.Const: ValueBuilder.n_const,
     E.Var: ValueBuilder.n_var,
@@ -511,14 +296,3 @@ NODES: dict[type, Callable] = {
     E.ConstArr: ValueBuilder.n_array,
     BitWrite: ValueBuilder.n_bitwrite,
 }
-
-
-def register_array_read(elements: list[Signal]):
-    """A `read(index, index_ty)` over a list of signals (a register array)."""
-    table = Array(elements)
-
-    def read(i: Value, i_ty: Ty) -> Value:
-        guard, index = in_range(i, i_ty, len(elements))
-        v = uns(table[index]) if len(elements) > 1 else uns(elements[0])
-        return v if guard is None else Mux(guard, v, 0)
-    return read
