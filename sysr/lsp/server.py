@@ -188,24 +188,13 @@ def initialize(ls: SysrLanguageServer, params: lsp.InitializeParams) -> None:
     ls.settings = Settings.from_options(params.initialization_options)
 
 
-@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: SysrLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    ls.checked(params.text_document.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: SysrLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.checked(params.text_document.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: SysrLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    ls.saved(params.text_document.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: SysrLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
-    ls.closed(params.text_document.uri)
+# Document events: open and change check now and prove after a pause, save proves now.
+DOCUMENT_EVENTS = {lsp.TEXT_DOCUMENT_DID_OPEN: SysrLanguageServer.checked,
+                   lsp.TEXT_DOCUMENT_DID_CHANGE: SysrLanguageServer.checked,
+                   lsp.TEXT_DOCUMENT_DID_SAVE: SysrLanguageServer.saved,
+                   lsp.TEXT_DOCUMENT_DID_CLOSE: SysrLanguageServer.closed}
+for _event, _handler in DOCUMENT_EVENTS.items():
+    server.feature(_event)(lambda ls, params, handler=_handler: handler(ls, params.text_document.uri))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
