@@ -8,6 +8,7 @@ task file and example lexes without an error token, except the examples of malfo
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -32,7 +33,7 @@ def pygmentize_raw(path: Path) -> list[tuple[str, str]]:
     out = []
     for line in r.stdout.splitlines():
         kind, _, text = line.partition("\t")
-        out.append((kind, eval(text)))  # raw format: the token type, a tab, the text's repr
+        out.append((kind, ast.literal_eval(text)))  # raw format: the token type, a tab, the repr
     return out
 
 

@@ -186,15 +186,11 @@ def test_an_editor_session_over_stdio(client):
     # an edit starts a slow proof; the next edit ends it: its result is never published
     change(client, 3, SLOW)
     assert client.published(3) == []
-    deadline = time.monotonic() + 20
-    while not proof_workers(client.proc.pid):
-        assert time.monotonic() < deadline, "the proof never started"
-        time.sleep(0.05)
-    slow = proof_workers(client.proc.pid)
+    slow = wait_for_worker(client)
     change(client, 4, FIXED)
     assert client.published(4) == []
     assert client.published(4, timeout=30) == []  # the proofs of version 4: all proven
-    assert not [p for p in slow if Path(f"/proc/{p}").exists() and b"prove" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    assert not alive(slow)
     assert not [n for n in client.notifications if n["params"].get("version") == 3]
 
     # close clears the diagnostics
@@ -223,6 +219,32 @@ def test_proofs_on_save_only(client):
     assert [d["code"] for d in client.published(1)] == ["V002"]
     client.request("shutdown", None)
     client.notify("exit", None)
+
+
+def wait_for_worker(client: Client) -> list[int]:
+    deadline = time.monotonic() + 20
+    while not proof_workers(client.proc.pid):
+        assert time.monotonic() < deadline, "the proof never started"
+        time.sleep(0.05)
+    return proof_workers(client.proc.pid)
+
+
+def alive(pids: list[int]) -> list[int]:
+    return [p for p in pids if Path(f"/proc/{p}").exists() and b"prove" in Path(f"/proc/{p}/cmdline").read_bytes()]
+
+
+def test_no_proof_outlives_the_server(client):
+    start(client, {"proofs": "save", "timeout": 120})
+    change(client, 2, SLOW)
+    client.notify("textDocument/didSave", {"textDocument": {"uri": URI}})
+    workers = wait_for_worker(client)
+    assert client.request("shutdown", None) is None
+    client.notify("exit", None)
+    assert client.proc.wait(timeout=20) == 0
+    deadline = time.monotonic() + 10
+    while alive(workers):
+        assert time.monotonic() < deadline, "the proof worker is still running"
+        time.sleep(0.05)
 
 
 def test_proofs_off_publishes_static_diagnostics_only(client):

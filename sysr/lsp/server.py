@@ -60,6 +60,7 @@ class ProofRunner:
         self.text: str | None = None  # what it proves or proved
         self.started = False  # past the delay
         self.finished = False
+        self.proc: asyncio.subprocess.Process | None = None
 
     def start(self, text: str, delay: float, done) -> None:
         """Cancel what runs and start over: `done(diagnostics_json | None, error | None)` at the end."""
@@ -71,6 +72,9 @@ class ProofRunner:
         return self.task is not None and not self.task.done() and self.started
 
     def cancel(self) -> None:
+        """Stop the pending or running proof; the worker process is killed at once."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
         if self.task is not None and not self.task.done():
             self.task.cancel()
         self.text = None
@@ -78,9 +82,9 @@ class ProofRunner:
     async def _run(self, text: str, delay: float, done) -> None:
         await asyncio.sleep(delay)
         self.started = True
-        proc = await asyncio.create_subprocess_exec(*self.command, stdin=asyncio.subprocess.PIPE,
-                                                    stdout=asyncio.subprocess.PIPE,
-                                                    stderr=asyncio.subprocess.PIPE)
+        self.proc = proc = await asyncio.create_subprocess_exec(
+            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
         try:
             out, err = await proc.communicate(text.encode("utf-8"))
         except asyncio.CancelledError:
@@ -186,6 +190,12 @@ server = SysrLanguageServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: SysrLanguageServer, params: lsp.InitializeParams) -> None:
     ls.settings = Settings.from_options(params.initialization_options)
+
+
+@server.feature(lsp.SHUTDOWN)
+def shutdown(ls: SysrLanguageServer, params) -> None:
+    for runner in ls.runners.values():  # no proof outlives the server
+        runner.cancel()
 
 
 # Document events: open and change check now and prove after a pause, save proves now.
