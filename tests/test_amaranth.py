@@ -30,6 +30,7 @@ from bench.tasks import ROOT, load_tasks
 from bench.tools import find_tool
 from bench.verilog import compare_ports, read_ports, simulate
 from sysr import elab as E
+from sysr.pipeline import analyze
 from sysr.types import BOOL, mask, op_binary, op_cast, op_unary, sint, uint
 
 FIFO = ROOT / "tasks" / "fifo" / "ref.sysr"
@@ -337,6 +338,15 @@ def test_an_unknown_kind_of_state_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(E, "elaborate", with_async_state)
     with pytest.raises(sa.Unsupported, match="cannot build state of kind `async_reg` \\(`cnt`\\)"):
         sa.from_text(MIXED, verify=False)
+
+
+def test_a_design_with_holes_is_refused():
+    stub = TASKS["fifo"].text("stub.sysr")
+    with pytest.raises(sa.Rejected) as err:
+        sa.from_text(stub, verify=False)
+    assert {d.code for d in err.value.diagnostics} == {"H001"}
+    with pytest.raises(ValueError, match=r"the design has a hole \(`\?\w+` at line \d+\)"):
+        sa.from_design(analyze(stub).design)
 
 
 def test_bad_arguments_are_refused():

@@ -66,4 +66,8 @@ def from_text(text: str, *, filename: str = "<text>", verify: bool = True, optio
 
 def from_design(design: Design, *, reset: str = "domain", domain: str = "sync") -> SysrComponent:
     """A design that already passed the checks (`sysr.pipeline.analyze` or `check`) as a component."""
+    if design.holes:
+        hole, _ = design.holes[0]
+        raise ValueError(f"the design has a hole (`?{hole.name}` at line {hole.span.line}): "
+                         f"fill it before building the design")
     return SysrComponent(design, reset=reset, domain=domain)
