@@ -1,6 +1,6 @@
 """Differential tests: what the prover reasons about must be what the simulator runs.
 
-Three semantics of every generated design (tests/gen_designs.py) must agree cycle by cycle:
+Four semantics of every generated design (tests/gen_designs.py) must agree cycle by cycle:
 
 1. the concrete evaluator (`sysr.evaluate`), the reference;
 2. the z3 encoding (`sysr.smt.encode`), the meaning the proofs use: each cycle's comb values,
@@ -11,17 +11,22 @@ Three semantics of every generated design (tests/gen_designs.py) must agree cycl
    testbench (one compile and one run for 50-100 designs), each driven by its own inputs, and
    every output (and every wire, register and memory the lowering kept by name, through
    hierarchical references) is compared with the evaluator's each cycle.
+4. the design built as an Amaranth component (`sysr.amaranth`) and run by Amaranth's
+   simulator (tests/amaranth_sim.py), in both reset mappings: every output, register, wire
+   and memory word compared with the evaluator's each cycle.
 
 Any disagreement is a soundness bug: the report prints the design (and its seed), the cycle,
 the signal, both values, the inputs and the lowered Verilog. Open bugs are listed in
 `KNOWN_BUGS`, each with a minimal reproducer run as an xfail(strict=True) test and a signature
 by which the random test counts its failures (as warnings) instead of failing on them; fixed
 ones (`FIXED_BUGS`) keep their reproducer as a regression test. A reproducer passes when
-`sysr check` rejects the design or the Verilog agrees (the project's soundness rule). Other
-tests corrupt the lowered Verilog and the encoder on purpose, to show that the harness notices.
+`sysr check` rejects the design or the Verilog agrees (the project's soundness rule); the
+Amaranth back end's fixed bugs are `AMARANTH_FIXED_BUGS`. Other tests corrupt the lowered
+Verilog, the encoder and the Amaranth back end on purpose, to show that the harness notices.
 
 `SYSR_DIFF_DESIGNS` sets how many designs the Icarus test runs (default 300, in batches of
-`SYSR_DIFF_BATCH`), `SYSR_Z3_DESIGNS` how many the z3 test runs (default 200);
+`SYSR_DIFF_BATCH`), `SYSR_Z3_DESIGNS` how many the z3 test runs (default 200),
+`SYSR_AMARANTH_DESIGNS` how many the Amaranth test runs (default 40);
 benchmarks/differential_long.py runs thousands, prints figures and shrinks failing designs.
 """
 
