@@ -1,4 +1,4 @@
-"""The `sysr` command line: `sysr check FILE` and `sysr lower FILE`.
+"""The `sysr` command line: `sysr check FILE`, `sysr lower FILE` and `sysr lsp`.
 
 Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage or internal error. Whatever
 a file holds is the design's: a file too large, not UTF-8 or past any of `sysr.limits` is
@@ -62,6 +62,11 @@ def cmd_lower(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    from .lsp import main as serve
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sysr", description="Check sysr designs and lower them to Verilog.")
     p.add_argument("--version", action="version", version=f"sysr {__version__}")
@@ -91,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("file")
     lo.add_argument("-o", "--output", metavar="OUT.v", help="write here instead of standard output")
     lo.set_defaults(func=cmd_lower)
+    ls = sub.add_parser("lsp", help="run the language server (for editors) on standard input and output",
+                        description="Run the sysr language server: the Language Server Protocol over "
+                                    "standard input and output, for an editor to start. Diagnostics as "
+                                    "you type (proofs after a pause or on save), hover, go to definition. "
+                                    "See README.md for VS Code and Neovim.")
+    ls.add_argument("--stdio", action="store_true", help="accepted for editors that pass it (stdio is the only transport)")
+    ls.set_defaults(func=cmd_lsp)
     return p
 
 
