@@ -17,7 +17,7 @@ from lsprotocol import types as lsp
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
 from ..diagnostics import Diagnostic
-from ..syntax import Span
+from ..front.syntax import Span
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
             "note": lsp.DiagnosticSeverity.Information}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import syntax as S
+from ..front import syntax as S
 from ..model import Design, Local, Signal
 from ..types import BUILTINS, Ty, parse_int_type, sint, uint, value_of
 
