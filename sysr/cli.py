@@ -61,6 +61,7 @@ def cmd_check(args) -> int:
             "accepted": outcome.accepted,
             "verified": outcome.verified,
             "diagnostics": [d.to_json() for d in outcome.diagnostics],
+            "ports": _ports(outcome.design),
             "properties": outcome.properties,
             "timing": {k: round(v, 4) for k, v in outcome.timing.items()},
             "text": _human(outcome, args.file, text),
@@ -68,6 +69,22 @@ def cmd_check(args) -> int:
     else:
         print(_human(outcome, args.file, text))
     return 0 if outcome.accepted else 1
+
+
+def _ports(design) -> list[dict] | None:
+    """The module's interface, in source order (None when the file did not parse): each port's
+    name (as in the Verilog; `r#match` is `match`), kind (`in`, `out`, `out_reg`, `clock`,
+    `reset`, `reset_n`, `areset`, `areset_n`), type and width (None where the type has an error)."""
+    if design is None:
+        return None
+    out = []
+    for p in design.ports:
+        sig = design.signals.get(p.name)
+        ty = sig.ty if sig is not None and sig.decl is p else None
+        width = 1 if p.kind == "clock" else (ty.width if ty is not None else None)
+        out.append({"name": p.name, "kind": p.kind, "type": str(ty) if ty is not None else None,
+                    "width": width})
+    return out
 
 
 def _human(outcome, filename: str, text: str) -> str:

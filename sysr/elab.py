@@ -12,6 +12,20 @@ the reset is active (memories then keep their contents). `fn` calls are inlined,
 unrolled, quantifiers expanded, comb blocks executed in order, seq blocks with last-write-wins.
 An out-of-range read gives 0 and an out-of-range write does nothing; each dynamic index is also
 a proof obligation, so a proven design never relies on that.
+
+Asynchronous reset (`areset`, `areset_n`): the state variable of a register is what it stored
+at the last edge, and every read of it (logic, properties, ghost logic, `prev`) goes through
+`System.visible[name]` = `Ite(reset_active, init, stored)`: while the reset is active the
+register reads as its reset value in that same cycle, and it still holds it after the edge
+(the next-state function is the same as for a synchronous reset). Memories are never reset. A
+property that mentions `prev` is then also skipped in a cycle with the reset active.
+
+Division: `Bin("/")` and `Bin("%")` take two operands of one type and mean Verilog's `/` and
+`%` at that width (`sysr.types.op_divide`: unsigned, or signed truncating toward zero with the
+remainder taking the dividend's sign). Each division records a `divisor` obligation (the
+divisor is not zero wherever the division is evaluated, under the guards of `if`, `match`,
+`&&`, `||` and `==>`), since Verilog gives x there; the value of a division by zero follows
+SMT-LIB (`bvudiv`, `bvurem`, `bvsdiv`, `bvsrem`) and no proven design reads it.
 """
 
 from __future__ import annotations
@@ -58,7 +72,7 @@ class Un:
 
 @dataclass(frozen=True, eq=False)
 class Bin:
-    op: str  # + - * & | ^ << >> == != < <= > >= ; operands share a type except shift amounts
+    op: str  # + - * / % & | ^ << >> == != < <= > >= ; operands share a type except shift amounts
     a: object
     b: object
     ty: Ty  # result type (bool for comparisons)
@@ -234,12 +248,16 @@ class StateVar:
 
 @dataclass
 class Prop:
-    kind: str  # ensures, invariant, assert, index
+    """A property to prove in every cycle: a spec (`ensures`, `invariant`, `assert`) or an
+    obligation the elaboration found: `index` (a dynamic index below `limit`; `what` says what
+    is indexed) or `divisor` (the divisor of a `/` or `%` is not zero; `span` is the divisor,
+    `text_span` the whole division, `what` the operator)."""
+    kind: str  # ensures, invariant, assert, index, divisor
     expr: object  # bool IR, already guarded by the prev-validity flag where needed
     span: S.Span
     text: str
     text_span: S.Span | None = None  # where the property's expression is, for quoting it
-    what: str = ""  # index obligations: what is indexed
+    what: str = ""  # index obligations: what is indexed; divisor obligations: the operator
     limit: int = 0  # index obligations: the index must be below this
 
 
@@ -254,6 +272,10 @@ class System:
     props: list[Prop]
     reset_active: object  # bool IR
     enum_inputs: list[tuple[str, Ty]]
+    # With an asynchronous reset: each register (and register array) with a reset value -> its
+    # value as read in a cycle, `Ite(reset_active, init, stored)`; the IR reads registers
+    # through these nodes. Empty for a synchronous reset (registers are read as `Var`/`ArrVar`).
+    visible: dict[str, object] = field(default_factory=dict)
 
     def state_var(self, name: str) -> StateVar:
         for s in self.state:
@@ -276,6 +298,8 @@ class Elaborator:
         self.state: list[StateVar] = []
         self.hist_count = 0
         self.obligations: list[Prop] = []
+        self.reset_active = reset_condition(d)
+        self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
         self.source_text: str = ""
 
     # ---- expressions -------------------------------------------------------------------
@@ -324,7 +348,20 @@ class Elaborator:
             if v is None:
                 raise ElabError(f"{sig.name} read before assignment")
             return v
-        return Var(sig.name, sig.ty)
+        return self.state_read(sig) if sig.is_state else Var(sig.name, sig.ty)
+
+    def state_read(self, sig: Signal):
+        """A register, register array or memory as logic and properties read it in a cycle: what
+        it stored at the last edge, except that with an asynchronous reset a register (or
+        register array) reads as its reset value while the reset is active. One node per signal,
+        shared by every read."""
+        stored = ArrVar(sig.name, sig.ty, sig.size) if sig.is_array else Var(sig.name, sig.ty)
+        if not self.d.reset_async or sig.init is None:
+            return stored
+        if sig.name not in self.visible:
+            init = ConstArr(sig.init, sig.ty, sig.size) if sig.is_array else Const(sig.init, sig.ty)
+            self.visible[sig.name] = mk_ite(self.reset_active, init, stored)
+        return self.visible[sig.name]
 
     def x_Unary(self, e: S.Unary, env):
         a = self.ex(e.operand, env)
@@ -343,7 +380,20 @@ class Elaborator:
                 return Bin("|", a, b, BOOL)
             return mk_implies(a, b)
         b = self.ex(e.right, env)
+        if op in ("/", "%"):
+            self.divisor_obligation(b, env, e)
         return Bin(op, a, b, self.ty(e))
+
+    def divisor_obligation(self, b, env: Env, e: S.Binary) -> None:
+        """Record that the divisor `b` of `e` is not zero wherever this code runs (`env.guard`):
+        Verilog's `/` and `%` give x for a zero divisor."""
+        if isinstance(b, Const):
+            if b.value == 0:  # e.g. a loop variable: fails wherever it is reached
+                self.obligations.append(Prop("divisor", mk_implies(env.guard, FALSE), e.right.span, "",
+                                             e.span, e.op))
+            return
+        cond = Bin("!=", b, Const(0, b.ty), BOOL)
+        self.obligations.append(Prop("divisor", mk_implies(env.guard, cond), e.right.span, "", e.span, e.op))
 
     def x_Cast(self, e: S.Cast, env):
         return Cast(self.ex(e.operand, env), self.ty(e))
@@ -392,7 +442,7 @@ class Elaborator:
             if isinstance(sig, Signal) and sig.is_array:
                 i = self.ex(e.index, env)
                 self.obligation(i, sig.size, env, e.index.span, f"index into `{sig.name}`")
-                return Read(ArrVar(sig.name, sig.ty, sig.size), i, sig.ty)
+                return Read(self.state_read(sig), i, sig.ty)
         a = self.ex(base, env)
         i = self.ex(e.index, env)
         self.obligation(i, a.ty.width, env, e.index.span, "bit index")
@@ -571,12 +621,7 @@ class Elaborator:
         for s in d.signals.values():
             if s.is_state:
                 self.state.append(StateVar(s.name, s.ty, s.size, s.init, s.ghost, s.kind))
-        if d.reset is None:
-            reset_active = FALSE
-        elif d.reset_active_low:
-            reset_active = mk_not(Var(d.reset, BOOL))
-        else:
-            reset_active = Var(d.reset, BOOL)
+        reset_active = self.reset_active
         comb: dict[str, object] = {}
         comb_ghost: set[str] = set()
         for item in d.comb_order:
@@ -614,19 +659,31 @@ class Elaborator:
             sv.next = nxt
         requires, props = [], []
         pv_needed = False
+        prev_valid = Var("prev#valid", BOOL)
+        if d.reset_async:  # the registers were forced to their reset values in a reset cycle
+            prev_valid = mk_and(prev_valid, mk_not(reset_active))
         for spec in d.specs():
             uses_prev = _mentions_prev(spec.expr)
             expr = self.ex(spec.expr, Env())
             if uses_prev:
                 pv_needed = True
-                expr = mk_implies(Var("prev#valid", BOOL), expr)
+                expr = mk_implies(prev_valid, expr)
             p = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
             (requires if spec.kind == "requires" else props).append(p)
         if self.hist_count or pv_needed:
             self.state.append(StateVar("prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
         props += self.obligations
         enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum"]
-        return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs)
+        return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
+                      dict(self.visible))
+
+
+def reset_condition(d: Design):
+    """The bool IR that says the reset is active in this cycle (FALSE without a reset)."""
+    if d.reset is None:
+        return FALSE
+    rst = Var(d.reset, BOOL)
+    return mk_not(rst) if d.reset_active_low else rst
 
 
 def pending_default(sv: StateVar):

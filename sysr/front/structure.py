@@ -284,18 +284,21 @@ class Structure:
     def clock_reset(self) -> None:
         d = self.d
         clocks = [p for p in d.module.ports if p.kind == "clock"]
-        resets = [p for p in d.module.ports if p.kind in ("reset", "reset_n")]
+        resets = [p for p in d.module.ports if p.kind in S.RESET_KINDS]
         for extra in clocks[1:]:
-            self.err("A008", f"a module has at most one clock; `{extra.name}` is a second clock", extra.name_span,
+            self.err("A008", f"a module has at most one clock; `{S.written(extra.name)}` is a second clock",
+                     extra.name_span,
                      "sysr designs have one clock domain")
         for extra in resets[1:]:
-            self.err("A008", f"a module has at most one reset; `{extra.name}` is a second reset", extra.name_span,
+            self.err("A008", f"a module has at most one reset; `{S.written(extra.name)}` is a second reset",
+                     extra.name_span,
                      "a second reset-like signal is an input: `NAME: in bool`")
         if clocks:
             d.clock = clocks[0].name
         if resets:
             d.reset = resets[0].name
-            d.reset_active_low = resets[0].kind == "reset_n"
+            d.reset_active_low = resets[0].kind.endswith("_n")
+            d.reset_async = resets[0].kind.startswith("areset")
         state = [s for s in d.signals.values() if s.is_state]
         seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock)]
         if (state or seqs) and not clocks:
@@ -310,7 +313,8 @@ class Structure:
         if any(s.kind in ("reg", "out_reg") for s in state) and not resets:
             first = next(s for s in state if s.kind in ("reg", "out_reg"))
             self.err("A008", "this module has registers with reset values but no reset port", first.span,
-                     "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low)")
+                     "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low); for an "
+                     "asynchronous reset `arst: areset` or `arst_n: areset_n`")
 
     def deps_of(self, name: str, drv) -> set[str]:
         """The signals that the value `drv` gives `name` is computed from (reads under `prev` excluded)."""

@@ -22,7 +22,7 @@ from .. import syntax as S
 SPEC_WHERE = ("requires", "ensures", "invariant", "assert")
 DESIGN_WHERE = ("logic", "seq")
 GHOST_WHERE = ("ghost_logic", "ghost_seq")
-ARITH = ("+", "-", "*", "&", "|", "^")
+ARITH = ("+", "-", "*", "/", "%", "&", "|", "^")
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 LOGICAL = ("&&", "||", "==>")
 

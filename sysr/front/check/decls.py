@@ -32,7 +32,7 @@ class Declarations(CheckerBase):
         if t.name in self.enums:
             return self.enums[t.name].ty
         notes = ["types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums"]
-        if t.name in ("clock", "reset", "reset_n"):
+        if t.name in ("clock",) + S.RESET_KINDS:
             notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
         other = _foreign_type(t.name)
         hint = f"; did you mean `{other}`?" if other else suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
@@ -185,7 +185,7 @@ class Declarations(CheckerBase):
             if isinstance(item, S.ConstDecl):
                 self.const_decl(item, Ctx("const"))
         for p in m.ports:
-            ty = BOOL if p.kind in ("reset", "reset_n") else None
+            ty = BOOL if p.kind in S.RESET_KINDS else None
             if p.ty is not None:
                 ty = self.resolve_type(p.ty)
             self.add_signal(Signal(p.name, p.kind, ty, p.name_span, p))

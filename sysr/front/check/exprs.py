@@ -182,6 +182,10 @@ class Expressions(CheckerBase):
         if t.kind == "enum":
             self.err("T008", f"`{op}` is not defined for the enum `{t}`", e.span, "use `as` to get its encoding")
             return None
+        if op in ("/", "%") and self.const_eval(e.right) == 0:
+            self.err("T020", f"the divisor of `{op}` is the constant 0", e.right.span,
+                     "Verilog gives x for a zero divisor: divide by a non-zero constant, or by a signal "
+                     "that may be zero under a guard, `if b != 0 then a / b else 0`")
         return t
 
     def logical(self, e: S.Binary, ctx: Ctx) -> Ty | None:
