@@ -441,7 +441,7 @@ class Elaborator:
             sig = self.d.refs.get(id(base))
             if isinstance(sig, Signal) and sig.is_array:
                 i = self.ex(e.index, env)
-                self.obligation(i, sig.size, env, e.index.span, f"index into `{sig.name}`")
+                self.obligation(i, sig.size, env, e.index.span, f"index into `{S.written(sig.name)}`")
                 return Read(self.state_read(sig), i, sig.ty)
         a = self.ex(base, env)
         i = self.ex(e.index, env)
@@ -559,7 +559,7 @@ class Elaborator:
         """`old` with bit `index` or slice [hi:lo] replaced by `value`."""
         if st_target.index is not None:
             i = self.ex(st_target.index, env)
-            self.obligation(i, width, env, st_target.index.span, f"bit index into `{st_target.name}`")
+            self.obligation(i, width, env, st_target.index.span, f"bit index into `{S.written(st_target.name)}`")
             if isinstance(i, Const):
                 return self.splice(old, i.value, i.value, value) if i.value < width else old
             acc = old
@@ -606,7 +606,7 @@ class Elaborator:
         old = pending[lv.name]
         if sig.is_array:
             i = self.ex(lv.index, env)
-            self.obligation(i, sig.size, env, lv.index.span, f"index into `{sig.name}`")
+            self.obligation(i, sig.size, env, lv.index.span, f"index into `{S.written(sig.name)}`")
             pending[lv.name] = Store(old, i, value, None, sig.size)
         elif lv.index is None and lv.hi is None:
             pending[lv.name] = value

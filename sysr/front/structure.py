@@ -122,8 +122,9 @@ class Structure:
                 if lv.name in own and lv.name not in assigned:
                     if (item_id, lv.name) not in self.early_reads:
                         self.early_reads.add((item_id, lv.name))
-                        self.err("A007", f"part of `{lv.name}` is assigned before `{lv.name}` is assigned whole",
-                                 lv.span, f"assign a default first, e.g. `{lv.name} = 0;`")
+                        shown = S.written(lv.name)
+                        self.err("A007", f"part of `{shown}` is assigned before `{shown}` is assigned whole", lv.span,
+                                 f"assign a default first, e.g. `{shown} = 0;`")
                     return assigned | {lv.name}
                 return assigned
             return assigned | {lv.name}
@@ -174,8 +175,8 @@ class Structure:
                     "match": "some arms of this `match` but not in all of them",
                     "for": "a loop that may run zero times",
                     "block": "this block on some paths only"}[kind]
-            self.err("A001", f"`{name}` is assigned in {word}; it would be a latch", span,
-                     f"assign `{name}` a default value at the top of the block, or in every branch")
+            self.err("A001", f"`{S.written(name)}` is assigned in {word}; it would be a latch", span,
+                     f"assign `{S.written(name)}` a default value at the top of the block, or in every branch")
 
     def simple_driver(self, item, name: str, value, span: S.Span) -> None:
         sig = self.d.signals.get(name)
@@ -187,9 +188,9 @@ class Structure:
         self.expr_reads(value, id(item), set(), set())
         if name in self.reads[id(item)]:  # `y = y + 1;`: a loop through one driver
             self.reads[id(item)].discard(name)
-            self.err("A003", f"combinational cycle: {name} -> {name}", item.span,
-                     f"`{name}` is computed from itself; to use its previous value, keep it in a register "
-                     f"(`reg NAME: T = INIT;` assigned with `<=` in `seq`)")
+            self.err("A003", f"combinational cycle: {S.written(name)} -> {S.written(name)}", item.span,
+                     f"`{S.written(name)}` is computed from itself; to use its previous value, keep it in a "
+                     f"register (`reg NAME: T = INIT;` assigned with `<=` in `seq`)")
 
     # ---- seq blocks ------------------------------------------------------------------
     def seq_block(self, item: S.SeqBlock) -> None:
@@ -271,7 +272,7 @@ class Structure:
         for sig in d.signals.values():
             if sig.is_comb and sig.name not in self.drivers and sig.name not in self.misdriven:
                 self.err("A006", f"{sig.describe()} is never driven", sig.span,
-                         f"assign it: `{sig.name} = ...;` at module level or in a `comb` block")
+                         f"assign it: `{S.written(sig.name)} = ...;` at module level or in a `comb` block")
         self.clock_reset()
         self.invariant_inputs()
         for hole, ty in d.holes:
@@ -308,8 +309,8 @@ class Structure:
         for s in state:
             if s.kind in ("reg", "out_reg") and s.init is None and getattr(s.decl, "init", None) is None:
                 self.err("A009", f"{s.describe()} has no reset value", s.span,
-                         f"write `reg {s.name}: {s.ty} = 0;` (a register array with no reset value is a memory, "
-                         f"`reg {s.name}: {s.ty}[N];`)")
+                         f"write `reg {S.written(s.name)}: {s.ty} = 0;` (a register array with no reset value is "
+                         f"a memory, `reg {S.written(s.name)}: {s.ty}[N];`)")
         if any(s.kind in ("reg", "out_reg") for s in state) and not resets:
             first = next(s for s in state if s.kind in ("reg", "out_reg"))
             self.err("A008", "this module has registers with reset values but no reset port", first.span,

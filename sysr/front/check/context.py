@@ -42,7 +42,7 @@ class Ctx:
 
 def suggest(name: str, names) -> str:
     close = difflib.get_close_matches(name, list(names), n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    return f"; did you mean `{S.written(close[0])}`?" if close else ""
 
 
 def _lines_phrase(lines: list[int]) -> str:
