@@ -674,6 +674,9 @@ class Elaborator:
             self.state.append(StateVar("prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
         props += self.obligations
         enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum"]
+        for s in d.signals.values():  # registers nothing reads are still shown as reset
+            if s.is_state:
+                self.state_read(s)
         return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
                       dict(self.visible))
 
