@@ -251,8 +251,10 @@ class Prop:
     """A property to prove in every cycle: a spec (`ensures`, `invariant`, `assert`) or an
     obligation the elaboration found: `index` (a dynamic index below `limit`; `what` says what
     is indexed) or `divisor` (the divisor of a `/` or `%` is not zero; `span` is the divisor,
-    `text_span` the whole division, `what` the operator)."""
-    kind: str  # ensures, invariant, assert, index, divisor
+    `text_span` the whole division, `what` the operator). In `System.requires`: `requires`, and
+    one `lemma` when the design divides: facts true in every state by the operators' meaning
+    (`Elaborator.division_lemmas`), assumed to help the solver; a back end may leave it out."""
+    kind: str  # ensures, invariant, assert, index, divisor; requires, lemma
     expr: object  # bool IR, already guarded by the prev-validity flag where needed
     span: S.Span
     text: str
@@ -298,6 +300,7 @@ class Elaborator:
         self.state: list[StateVar] = []
         self.hist_count = 0
         self.obligations: list[Prop] = []
+        self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
         self.reset_active = reset_condition(d)
         self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
         self.source_text: str = ""
@@ -382,7 +385,29 @@ class Elaborator:
         b = self.ex(e.right, env)
         if op in ("/", "%"):
             self.divisor_obligation(b, env, e)
+            self.divisions.append((a, b, e))
         return Bin(op, a, b, self.ty(e))
+
+    def division_lemmas(self):
+        """`b != 0 ==> a % b == a - (a / b) * b` (at the operands' width) for every division in
+        the design, as one bool.
+
+        True in every state by the meaning of `/` and `%` (the guard keeps it true for Verilog
+        too, where a zero divisor gives x), so assuming it changes nothing; it is there for the
+        solver, whose bit-level division circuits alone make `q * b + r == a` hard to prove
+        beyond 8 bits."""
+        out = TRUE
+        seen: set[tuple] = set()
+        for a, b, _ in self.divisions:
+            ty = a.ty
+            key = (_ir_key(a), _ir_key(b))
+            if key in seen:
+                continue
+            seen.add(key)
+            q, r = Bin("/", a, b, ty), Bin("%", a, b, ty)
+            fact = Bin("==", r, Bin("-", a, Bin("*", q, b, ty), ty), BOOL)
+            out = mk_and(out, mk_implies(Bin("!=", b, Const(0, ty), BOOL), fact))
+        return out
 
     def divisor_obligation(self, b, env: Env, e: S.Binary) -> None:
         """Record that the divisor `b` of `e` is not zero wherever this code runs (`env.guard`):
@@ -673,12 +698,25 @@ class Elaborator:
         if self.hist_count or pv_needed:
             self.state.append(StateVar("prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
         props += self.obligations
+        if self.divisions:
+            requires.append(Prop("lemma", self.division_lemmas(), d.module.name_span, "",
+                                 self.divisions[0][2].span))
         enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum"]
         for s in d.signals.values():  # registers nothing reads are still shown as reset
             if s.is_state:
                 self.state_read(s)
         return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
                       dict(self.visible))
+
+
+def _ir_key(n) -> tuple:
+    """A structural key of a small IR expression (variables and constants by name and value),
+    to state one lemma per distinct division; other nodes by identity."""
+    if isinstance(n, Var):
+        return ("var", n.name)
+    if isinstance(n, Const):
+        return ("const", n.value, n.ty)
+    return ("node", id(n))
 
 
 def reset_condition(d: Design):

@@ -115,6 +115,8 @@ class Prover:
                 p.text = f"{p.what} `{self.snippet(p.span)}` (valid: 0 to {p.limit - 1})"
             elif p.kind == "divisor":
                 p.text = f"divisor `{self.snippet(p.span)}` of `{self.snippet(p.text_span)}`"
+            elif p.kind == "lemma":
+                p.text = "the identities of `/` and `%`"
             elif not p.text:
                 p.text = self.snippet(p.text_span or p.span)
 
@@ -329,7 +331,8 @@ class Prover:
     def vacuous(self, core, lits, t: int) -> None:
         names = {str(l): j for j, l in enumerate(lits)}
         clauses = sorted({names[str(c)] for c in core if str(c) in names})
-        reqs = [self.sys.requires[j] for j in clauses] or self.sys.requires[:1]
+        reqs = [self.sys.requires[j] for j in clauses if self.sys.requires[j].kind != "lemma"]
+        reqs = reqs or [r for r in self.sys.requires if r.kind != "lemma"][:1]
         when = "in the reset state" if t == 0 else f"in cycle {t}, on any path from reset"
         first, rest = reqs[0], reqs[1:]
         msg = (f"the requirements cannot all hold {when}: "
