@@ -542,6 +542,9 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
     tok, words = e.token, {_describe(n) for n in e.expected}
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
+    if (prev is not None and prev.type != "NAME" and str(prev) in S.RAW_KEYWORDS
+            and (str(tok) in ("=", "<=", ":") or re.search(rf"\b{prev}\s*:(?!:)", text))):
+        return (f"`{prev}` is a keyword here; a name spelled like it is written `r#{prev}`",)
     if (tok.type == "NAME" and str(tok) in _WORD_HINTS and not _raw(tok, text)
             and not re.search(rf"\b{tok}\s*:(?!:)", text)):
         return (_WORD_HINTS[str(tok)],)
