@@ -438,7 +438,8 @@ class _Build(Transformer):
         return S.Path(str(c[0]), str(c[1]), span)
 
     def hole(self, c):
-        return S.Hole(str(c[0])[1:], _tok_span(c[0]))
+        name = str(c[0])[1:]
+        return S.Hole(name[2:] if name.startswith("r#") else name, _tok_span(c[0]))
 
     @_rule
     def call(self, span, c):
