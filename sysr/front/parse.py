@@ -101,6 +101,14 @@ def _raw(method):
     return wrapper
 
 
+def _kind_port(kind: str):
+    """The builder method of a port written `NAME: KIND`, without a type (clock and resets)."""
+    @_rule
+    def build(self, span, c):
+        return self._port(span, c[0], kind)
+    return build
+
+
 def _after(children, marker: str):
     """The child right after the punctuation token `marker`, or None when there is none."""
     for i, c in enumerate(children[:-1]):
@@ -204,25 +212,11 @@ class _Build(Transformer):
     def port_out_reg(self, span, c):
         return self._port(span, c[0], "out_reg", c[3], c[4])
 
-    @_rule
-    def port_clock(self, span, c):
-        return self._port(span, c[0], "clock")
-
-    @_rule
-    def port_reset(self, span, c):
-        return self._port(span, c[0], "reset")
-
-    @_rule
-    def port_reset_n(self, span, c):
-        return self._port(span, c[0], "reset_n")
-
-    @_rule
-    def port_areset(self, span, c):
-        return self._port(span, c[0], "areset")
-
-    @_rule
-    def port_areset_n(self, span, c):
-        return self._port(span, c[0], "areset_n")
+    port_clock = _kind_port("clock")
+    port_reset = _kind_port("reset")
+    port_reset_n = _kind_port("reset_n")
+    port_areset = _kind_port("areset")
+    port_areset_n = _kind_port("areset_n")
 
     @_raw
     def reg_decl(self, span, c):
