@@ -30,7 +30,7 @@ SMT-LIB (`bvudiv`, `bvurem`, `bvsdiv`, `bvsrem`) and no proven design reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .front import syntax as S
 from .model import Design, Local, Signal
@@ -302,6 +302,11 @@ class Elaborator:
         self.obligations: list[Prop] = []
         self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
         self.reset_active = reset_condition(d)
+        # the cycles in which a property that mentions `prev` is checked: the previous cycle
+        # exists and had no reset; with an asynchronous reset, not this one either
+        self.prev_valid = Var("prev#valid", BOOL)
+        if d.reset_async:
+            self.prev_valid = mk_and(self.prev_valid, mk_not(self.reset_active))
         self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
         self.source_text: str = ""
 
@@ -498,11 +503,7 @@ class Elaborator:
 
     def x_Call(self, e: S.Call, env: Env):
         if e.func == "prev":
-            inner = self.ex(e.args[0], env)
-            name = f"prev#{self.hist_count}"
-            self.hist_count += 1
-            self.state.append(StateVar(name, inner.ty, None, None, True, "hist", inner))
-            return Var(name, inner.ty)
+            return self.x_prev(e, env)
         if e.func in BUILTINS:
             a = self.ex(e.args[0], env)
             return Builtin(e.func, a, self.ty(e))
@@ -514,6 +515,25 @@ class Elaborator:
             fenv.locals = dict(fenv.locals)
             fenv.locals[let.name] = self.ex(let.value, fenv)
         return self.ex(info.decl.body, fenv)
+
+    def x_prev(self, e: S.Call, env: Env):
+        """`prev(x)`: a history register that stores `x` at each edge. The index and divisor
+        obligations inside `x` are about the previous cycle, so each is kept in a history
+        register of its own and checked, under the guard around `prev`, where a property with
+        `prev` is (`prev_valid`)."""
+        outer, self.obligations = self.obligations, []
+        inner = self.ex(e.args[0], Env(env.locals, env.own, env.pending, TRUE))
+        inside, self.obligations = self.obligations, outer
+        for p in inside:
+            held = self.history(p.expr)
+            self.obligations.append(replace(p, expr=mk_implies(mk_and(env.guard, self.prev_valid), held)))
+        return self.history(inner)
+
+    def history(self, x):
+        name = f"prev#{self.hist_count}"
+        self.hist_count += 1
+        self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
+        return Var(name, x.ty)
 
     def x_Quant(self, e: S.Quant, env: Env):
         local = self.d.refs[id(e)]
@@ -684,15 +704,12 @@ class Elaborator:
             sv.next = nxt
         requires, props = [], []
         pv_needed = False
-        prev_valid = Var("prev#valid", BOOL)
-        if d.reset_async:  # the registers were forced to their reset values in a reset cycle
-            prev_valid = mk_and(prev_valid, mk_not(reset_active))
         for spec in d.specs():
             uses_prev = _mentions_prev(spec.expr)
             expr = self.ex(spec.expr, Env())
             if uses_prev:
                 pv_needed = True
-                expr = mk_implies(prev_valid, expr)
+                expr = mk_implies(self.prev_valid, expr)
             p = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
             (requires if spec.kind == "requires" else props).append(p)
         if self.hist_count or pv_needed:

@@ -190,3 +190,17 @@ def test_json_lists_ports_with_their_kinds(tmp_path: Path):
                      {"name": "match", "kind": "out_reg", "type": "u4", "width": 4},
                      {"name": "d", "kind": "in", "type": "u4", "width": 4}]
     assert re.search(r'"accepted": true', r.stdout)
+
+
+def test_obligations_inside_prev_are_about_the_previous_cycle():
+    """`prev(b) != 0 ==> prev(a / b) ...` guards the division of the previous cycle: no alarm
+    about this cycle's `b`; without the guard the previous cycle's zero divisor is found (and
+    an index inside `prev` works the same way)."""
+    base = "module m(clk: clock, rst: reset, a: in u8, b: in u8, i: in u4, y: out u8) {{ y = a; {} }}\n"
+    assert check(base.format("ensures prev(b) != 0 ==> prev(a / b) <= prev(a);")).accepted
+    assert check(base.format("ensures prev(i) < 8 ==> prev(a[i[2:0]] || !a[i[2:0]]);")).accepted
+    assert check(base.format("ensures prev(i) < 8 ==> prev(a[i] || !a[i]);")).accepted
+    got = check(base.format("ensures prev(a / b) <= prev(a) || true;"))
+    divisor = [d for d in got.diagnostics if d.code == "V002"]
+    assert len(divisor) == 1 and "divisor `b` of `a / b` may be zero" in divisor[0].message
+    assert divisor[0].trace.failing_row == 1  # the zero divisor was in cycle 0, seen in cycle 1
