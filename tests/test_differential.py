@@ -807,6 +807,24 @@ def test_harness_reports_corrupted_verilog(name):
     assert any(expected in p for p in problems), problems
 
 
+SIGNED_OVERFLOW = "module m({ports}) {{\n{body}}}\n"
+
+
+@needs_icarus
+def test_signed_division_overflow_agrees_at_every_width():
+    """`MIN / -1` (MIN) and `MIN % -1` (0), with the dividend MIN in about half the cycles and the
+    divisor -1 in all of them (`b | -1` is not a constant), at widths where Icarus uses machine
+    words and where it does not; plus `-7 / 2` style truncation on the other cycles."""
+    widths = (8, 64, 65, 128, 256)
+    ports = ", ".join(f"a{w}: in s{w}, b{w}: in s{w}, q{w}: out s{w}, r{w}: out s{w}, t{w}: out s{w}"
+                      for w in widths)
+    body = "".join(f"  q{w} = (a{w} & (-{1 << (w - 1)})) / (b{w} | -1);\n"
+                   f"  r{w} = (a{w} & (-{1 << (w - 1)})) % (b{w} | -1);\n"
+                   f"  t{w} = if b{w} != 0 then a{w} / b{w} + a{w} % b{w} else 0;\n" for w in widths)
+    problems = harness_problems(SIGNED_OVERFLOW.format(ports=ports, body=body), 24)
+    assert not problems, problems
+
+
 ASYNC_COUNTER = """module m(clk: clock, arst_n: areset_n, en: in bool, c: out reg u4 = 3) {
   seq { if en { c <= c + 1; } }
 }

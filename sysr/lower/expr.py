@@ -35,8 +35,8 @@ from .names import Names
 # Verilog operator precedence, tightest first.
 ATOM, UNARY, MUL, ADD, SHIFT, REL, EQ, BAND, BXOR, BOR, LAND, LOR, COND = (
     100, 90, 80, 70, 60, 50, 40, 35, 30, 25, 20, 15, 10)
-PREC = {"*": MUL, "/": MUL, "%": MUL, "+": ADD, "-": ADD, "<<": SHIFT, ">>": SHIFT, ">>>": SHIFT, "<": REL,
-        "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ, "&": BAND, "^": BXOR, "|": BOR,
+PREC = {"*": MUL, "/": MUL, "%": MUL, "+": ADD, "-": ADD, "<<": SHIFT, ">>": SHIFT, ">>>": SHIFT,
+        "<": REL, "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ, "&": BAND, "^": BXOR, "|": BOR,
         "&&": LAND, "||": LOR}
 _IDENT = re.compile(r"[A-Za-z_\x00][A-Za-z_0-9\x00]*$")
 
