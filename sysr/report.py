@@ -66,6 +66,7 @@ def _cut_text(text: str, limit: int) -> str:
 def json_report(outcome, filename: str, text: str) -> str:
     """The `--json` report: one JSON object of at most `limits.MAX_JSON_BYTES` bytes."""
     diags, omitted = shown(outcome.diagnostics)
+    ports = port_list(outcome.design)
     props, props_omitted = _properties(outcome.properties)
     report = {
         "file": clip(filename),
@@ -75,10 +76,31 @@ def json_report(outcome, filename: str, text: str) -> str:
         "diagnostics_omitted": omitted,
         "properties": props,
         "properties_omitted": props_omitted,
+        "ports": ports[:MAX_PORTS_SHOWN] if ports is not None else None,
+        "ports_omitted": max(0, len(ports) - MAX_PORTS_SHOWN) if ports is not None else 0,
         "timing": {k: round(v, 4) for k, v in outcome.timing.items()},
         "text": _cut_text(human(outcome, filename, text), limits.MAX_TEXT_CHARS),
     }
     return fit(report)
+
+
+MAX_PORTS_SHOWN = 512  # ports listed in the report; the rest are counted in `ports_omitted`
+
+
+def port_list(design) -> list[dict] | None:
+    """The module's interface, in source order (None when the file did not parse): each port's
+    name (as in the Verilog; `r#match` is `match`), kind (`in`, `out`, `out_reg`, `clock`,
+    `reset`, `reset_n`, `areset`, `areset_n`), type and width (None where the type has an error)."""
+    if design is None:
+        return None
+    out = []
+    for p in design.ports:
+        sig = design.signals.get(p.name)
+        ty = sig.ty if sig is not None and sig.decl is p else None
+        width = 1 if p.kind == "clock" else (ty.width if ty is not None else None)
+        out.append({"name": clip(p.name), "kind": p.kind, "type": str(ty) if ty is not None else None,
+                    "width": width})
+    return out
 
 
 def error_report(filename: str, message: str) -> str:

@@ -137,6 +137,14 @@ def _raw(method):
     return wrapper
 
 
+def _kind_port(kind: str):
+    """The builder method of a port written `NAME: KIND`, without a type (clock and resets)."""
+    @_rule
+    def build(self, span, c):
+        return self._port(span, c[0], kind)
+    return build
+
+
 def _after(children, marker: str):
     """The child right after the punctuation token `marker`, or None when there is none."""
     for i, c in enumerate(children[:-1]):
@@ -257,17 +265,11 @@ class _Build(Transformer):
     def port_out_reg(self, span, c):
         return self._port(span, c[0], "out_reg", c[3], c[4])
 
-    @_rule
-    def port_clock(self, span, c):
-        return self._port(span, c[0], "clock")
-
-    @_rule
-    def port_reset(self, span, c):
-        return self._port(span, c[0], "reset")
-
-    @_rule
-    def port_reset_n(self, span, c):
-        return self._port(span, c[0], "reset_n")
+    port_clock = _kind_port("clock")
+    port_reset = _kind_port("reset")
+    port_reset_n = _kind_port("reset_n")
+    port_areset = _kind_port("areset")
+    port_areset_n = _kind_port("areset_n")
 
     @_raw
     def reg_decl(self, span, c):
@@ -392,7 +394,12 @@ class _Build(Transformer):
     def cmp_op(self, c):
         return _Op(c[0])
 
-    shift_op = add_op = un_op = cmp_op
+    shift_op = add_op = mul_op = un_op = cmp_op
+
+    def NAME(self, tok: Token) -> Token:
+        """A name token as the lexer reads it: the raw identifier `r#match` is the name `match`
+        (with the span of all it was written with)."""
+        return tok.update(value=tok[2:]) if tok.startswith("r#") else tok
 
     def quant_kw(self, c):
         return c[0]
@@ -431,14 +438,10 @@ class _Build(Transformer):
         return S.Binary("&", c[0], c[1], span)
 
     @_rule
-    def bin_mul(self, span, c):
-        return S.Binary("*", c[0], c[1], span)
-
-    @_rule
     def compare(self, span, c):
         return S.Binary(c[1].text, c[0], c[2], span)
 
-    bin_shift = bin_sum = compare
+    bin_shift = bin_sum = bin_mul = compare
 
     @_rule
     def unary(self, span, c):
@@ -482,7 +485,8 @@ class _Build(Transformer):
         return S.Path(str(c[0]), str(c[1]), span)
 
     def hole(self, c):
-        return S.Hole(str(c[0])[1:], _tok_span(c[0]))
+        name = str(c[0])[1:]
+        return S.Hole(name[2:] if name.startswith("r#") else name, _tok_span(c[0]))
 
     @_rule
     def call(self, span, c):
@@ -518,7 +522,7 @@ def _describe(terminal: str) -> str:
 
 
 _EXPR_START = {"NAME", "INT", "LPAR", "HOLE"}
-_OPERATORS = {"`+`", "`-`", "`*`", "`&`", "`|`", "`^`", "`<<`", "`>>`", "`==`", "`!=`", "`<`",
+_OPERATORS = {"`+`", "`-`", "`*`", "`/`", "`%`", "`&`", "`|`", "`^`", "`<<`", "`>>`", "`==`", "`!=`", "`<`",
               "`<=`", "`>`", "`>=`", "`&&`", "`||`", "`==>`", "`as`", "`[`"}
 _EXPR_TOKENS = {"`!`", "`~`", "`-`", "`(`", "`{`", "`true`", "`false`", "`match`", "`if`",
                 "`forall`", "`exists`", "a name", "an integer literal", "a hole `?name`"}
@@ -564,12 +568,17 @@ _WORD_HINTS = {
 }
 
 
+def _raw(tok: Token, text: str) -> bool:
+    """Whether a name token was written as a raw identifier (`r#match`)."""
+    return tok.start_pos is not None and text.startswith("r#", tok.start_pos)
+
+
 def _misused_word(e: lark.UnexpectedToken, text: str) -> Token | None:
     """A keyword of sysr or of another HDL that the parser read as a name, just before the error
     (unless the file declares it as a name: `always: in bool` is a fine port)."""
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
-    if prev is None or prev.type != "NAME" or str(prev) not in _WORD_HINTS:
+    if prev is None or prev.type != "NAME" or str(prev) not in _WORD_HINTS or _raw(prev, text):
         return None
     if re.search(rf"\b{prev}\s*:(?!:)", text):
         return None
@@ -581,7 +590,11 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
     tok, words = e.token, {_describe(n) for n in e.expected}
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
-    if tok.type == "NAME" and str(tok) in _WORD_HINTS and not re.search(rf"\b{tok}\s*:(?!:)", text):
+    if (prev is not None and prev.type != "NAME" and str(prev) in S.RAW_KEYWORDS
+            and (str(tok) in ("=", "<=", ":") or re.search(rf"\b{prev}\s*:(?!:)", text))):
+        return (f"`{prev}` is a keyword here; a name spelled like it is written `r#{prev}`",)
+    if (tok.type == "NAME" and str(tok) in _WORD_HINTS and not _raw(tok, text)
+            and not re.search(rf"\b{tok}\s*:(?!:)", text)):
         return (_WORD_HINTS[str(tok)],)
     if tok.type == "HOLE" and str(tok) == "?" and "`;`" in words:
         return ("there is no `c ? a : b`: write `if c then a else b` (`?` starts a hole)",)
@@ -610,8 +623,6 @@ _CHAR_HINTS = {
     "$": "there are no system functions: cast with `as` (`x as s8`); `prev(x)` is the previous value in specs",
     "@": "there is no `always @(...)`: clocked logic goes in `seq { ... }`, combinational logic in `comb { ... }`",
     "#": "there are no delays and no preprocessor",
-    "/": "there is no division: for a power of two shift right, `x >> 3`",
-    "%": "there is no modulo: for a power of two take the low bits, `x[2:0]`",
     "\"": "there are no strings",
 }
 
@@ -629,10 +640,10 @@ def _end_of_file(text: str, expected) -> Diagnostic:
     return error("P003", f"unexpected end of file; expected {_expected(expected)}", span)
 
 
-def _token_text(tok: Token) -> str:
+def _token_text(tok: Token, text: str) -> str:
     if tok.type == "$END":
         return "end of file"
-    return f"`{tok}`"
+    return f"`r#{tok}`" if _raw(tok, text) else f"`{tok}`"
 
 
 def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
@@ -660,13 +671,15 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
                                 "write `a < b && b < c` for a range, or add parentheses to compare a "
                                 "comparison's result, `(a == b) == c`")]
         hint = _context_hint(e, text)
-        return None, [error("P001", f"unexpected {_token_text(tok)}; expected {_expected(e.expected)}", span,
+        return None, [error("P001", f"unexpected {_token_text(tok, text)}; expected {_expected(e.expected)}", span,
                             *hint)]
     except lark.UnexpectedCharacters as e:
         span = S.Span(e.line, e.column, e.line, e.column + 1)
         ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
         shown = ch if ch.isprintable() else repr(ch)[1:-1]
         hint = (_CHAR_HINTS[ch],) if ch in _CHAR_HINTS else ()
+        if ch == "#" and text[max(0, e.pos_in_stream - 1)] == "r":
+            hint = ("a raw identifier is `r#` followed by a name, e.g. `r#match`",)
         return None, [error("P002", f"unexpected character `{shown}`; it is not part of sysr's syntax here",
                             span, *hint)]
     except lark.UnexpectedInput as e:  # pragma: no cover - other lark input errors

@@ -41,7 +41,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
                      S.Span(1, 1, 1, 2))
             return None
         for extra in modules[1:]:
-            self.err("P005", f"a file holds exactly one module; `{extra.name}` is a second one",
+            self.err("P005", f"a file holds exactly one module; `{S.written(extra.name)}` is a second one",
                      extra.name_span, related=[Related(modules[0].name_span, "the first module")])
         for item in self.tree.items:
             if isinstance(item, S.EnumDecl):

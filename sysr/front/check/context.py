@@ -23,7 +23,7 @@ from .. import syntax as S
 SPEC_WHERE = ("requires", "ensures", "invariant", "assert")
 DESIGN_WHERE = ("logic", "seq")
 GHOST_WHERE = ("ghost_logic", "ghost_seq")
-ARITH = ("+", "-", "*", "&", "|", "^")
+ARITH = ("+", "-", "*", "/", "%", "&", "|", "^")
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 LOGICAL = ("&&", "||", "==>")
 
@@ -43,7 +43,7 @@ class Ctx:
 
 def suggest(name: str, names) -> str:
     close = difflib.get_close_matches(name, list(names), n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    return f"; did you mean `{S.written(close[0])}`?" if close else ""
 
 
 def _lines_phrase(lines: list[int]) -> str:
