@@ -106,8 +106,8 @@ def port_list(design) -> list[dict] | None:
 def error_report(filename: str, message: str) -> str:
     """The `--json` report when no check ran (a usage error, or a bug in sysr)."""
     return fit({"file": clip(filename), "accepted": False, "verified": False, "error": clip(message),
-                "diagnostics": [], "diagnostics_omitted": 0, "properties": [], "properties_omitted": 0,
-                "timing": {}, "text": clip(message)})
+                "diagnostics": [], "diagnostics_omitted": 0, "ports": None, "ports_omitted": 0,
+                "properties": [], "properties_omitted": 0, "timing": {}, "text": clip(message)})
 
 
 _ESSENTIAL = ("code", "severity", "message", "span", "kind", "text", "status")

@@ -131,8 +131,9 @@ def test_every_headline_parses(capsys) -> None:
 # ---- JSON ------------------------------------------------------------------------------------
 
 def check_json_shape(doc: dict) -> None:
-    assert set(doc) == {"file", "accepted", "verified", "diagnostics", "diagnostics_omitted", "properties",
-                        "properties_omitted", "timing", "text"}
+    assert set(doc) == {"file", "accepted", "verified", "diagnostics", "diagnostics_omitted", "ports",
+                        "ports_omitted", "properties", "properties_omitted", "timing", "text"}
+    assert doc["ports"] is None or all(set(p) == {"name", "kind", "type", "width"} for p in doc["ports"])
     assert isinstance(doc["accepted"], bool)
     assert doc["diagnostics_omitted"] == 0 and doc["properties_omitted"] == 0
     assert isinstance(doc["timing"], dict) and doc["timing"]
