@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.guard import Judged
 from bench.score import Limits, Scorer
 from bench.tasks import load_tasks
 
@@ -105,10 +106,9 @@ def test_attacks_are_rejected_before_simulation(scorer, toy, attack) -> None:
     assert r.stages[-1].stage == "guard"
 
 
-def test_a_forged_verdict_is_not_believed(scorer, toy, monkeypatch) -> None:
-    import bench.score as score
-
-    monkeypatch.setattr(score, "forbidden", lambda text: None)  # as if the guard missed it
+def test_a_forged_verdict_is_not_believed(toy) -> None:
+    scorer = Scorer(Limits(sim_s=5))
+    scorer.guard = lambda pre, original: Judged(None, pre)  # as if the guard missed it
     wrong = "  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd2;"
     r = scorer.score(toy, "verilog", design(wrong, '  initial $display("PASS");'))
     assert r.result == "wrong-output" and r.detail.startswith("FAIL cycle ")
