@@ -19,7 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from string import Template
 
-from .extract import extract_code
+from . import sandbox
+from .extract import as_received, extract_code
 from .models import Message, Model, ModelError
 from .records import Attempt, RunRecord, TaskRun
 from .score import Scorer
@@ -83,6 +84,7 @@ def tool_versions() -> dict[str, str]:
             out[t] = tool_version(t)
         except ToolMissing:
             out[t] = "missing"
+    out["sandbox"] = sandbox.status()
     return out
 
 
@@ -111,7 +113,7 @@ class Run:
         if not path.is_file():
             raise LoopError(f"--resume: no {path}")
         try:
-            rec = RunRecord.model_validate_json(path.read_text())
+            rec = RunRecord.model_validate_json(path.read_text(encoding="utf-8", errors="replace"))
         except ValueError as e:
             raise LoopError(f"--resume: {path} is not a run record: {e}") from None
         if (rec.model, rec.lang, rec.spec_stubs) != (model, lang, spec_stubs):
@@ -125,14 +127,14 @@ class Run:
         with self.lock:
             data = self.record.model_dump_json(indent=2)
             tmp = self.folder / "run.json.tmp"
-            tmp.write_text(data)
+            tmp.write_text(data, encoding="utf-8")
             os.replace(tmp, self.folder / "run.json")
 
     def save_transcript(self, task: str) -> None:
         with self.lock:
             text = transcript(self.record, self.record.tasks[task])
             tmp = self.folder / f"{task}.transcript.md.tmp"
-            tmp.write_text(text)
+            tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, self.folder / f"{task}.transcript.md")
 
 
@@ -191,10 +193,11 @@ class Loop:
                 self.log(f"{task.name}: attempt {n}: model error: {e}")
                 raise
             model_s = time.perf_counter() - t0
-            code = extract_code(reply.text, rec.lang)
+            text = as_received(reply.text)  # any bytes a model sent are recorded, never a crash
+            code = extract_code(text, rec.lang)
             t1 = time.perf_counter()
             result = self.scorer.score(task, rec.lang, code)
-            attempt = Attempt(n=n, feedback=feedback, reply=reply.text, code=code, result=result.result,
+            attempt = Attempt(n=n, feedback=feedback, reply=text, code=code, result=result.result,
                               detail=result.detail if code is not None else "the reply had no fenced code block",
                               stages=result.stages, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out,
                               tokens_approximate=reply.approximate, model_s=round(model_s, 3),

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from . import sandbox
 from .loop import Loop, LoopError, Run
 from .models import ModelError, get_model
 from .summary import counts, load_run, render
@@ -44,11 +45,12 @@ def cmd_loop(args) -> int:
     safe = args.model.replace(":", "-").replace("/", "_")
     out = Path(args.out or f"runs/{safe}-{args.lang}")
     try:
+        sandbox.ensure()
         model = get_model(args.model)
         open_run = Run.resume if args.resume else Run.create
         run = open_run(out, args.model, args.lang, args.budget, args.spec_stubs)
         rec = Loop(run, model, tasks).go(args.jobs)
-    except (ModelError, LoopError) as e:
+    except (ModelError, LoopError, sandbox.SandboxUnavailable) as e:
         print(f"bench loop: {e}", file=sys.stderr)
         return 2
     c = counts(rec, out.name)
