@@ -131,6 +131,8 @@ def run_bounded(argv: list[str], cwd: Path | str, timeout_s: float = DEFAULT_TIM
     proc.wait()
     duration = time.perf_counter() - t0
     rc = proc.returncode
+    if jail is not None and rc is not None and 128 < rc < 128 + signal.NSIG and not sandbox.disabled():
+        rc = 128 - rc  # bwrap reports a tool killed by signal N as exit status 128 + N
     stdout, stderr = out.text(), err.text()
     if not limit:
         limit = _limit_from_exit(rc, stderr)
@@ -144,7 +146,7 @@ def run_bounded(argv: list[str], cwd: Path | str, timeout_s: float = DEFAULT_TIM
     elif limit == "memory":
         error = f"ran out of memory (limit {memory_bytes // 1024**2} MiB)"
     elif rc is not None and rc < 0:
-        error = f"killed by signal {signal.Signals(-rc).name}"
+        error = f"killed by signal {_signal_name(-rc)}"
     if limit in ("time", "output"):
         rc = None
     return RunResult(tuple(argv), rc, stdout, stderr, duration, limit == "time", True, error, limit)
@@ -181,11 +183,18 @@ def _limit_from_exit(rc: int | None, stderr: str) -> str:
     """The limit a failed exit shows: SIGXFSZ for the file size, an allocation failure on stderr."""
     if rc is None or rc == 0:
         return ""
-    if rc == -signal.SIGXFSZ:
-        return "file size"
+    if rc in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ) or "File size limit exceeded" in stderr:
+        return "file size"  # killed by SIGXFSZ, itself or (as the shell reports it) a child
     if any(w in stderr for w in _MEMORY_WORDS):
         return "memory"
     return ""
+
+
+def _signal_name(n: int) -> str:
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return str(n)
 
 
 def _feed(pipe, data: bytes) -> None:

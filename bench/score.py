@@ -78,6 +78,7 @@ class Scorer:
         self.limits = limits or Limits()
         self.check_reference = check_reference
         self.guard = guard.judge  # replaceable in tests, to show the walls behind it
+        self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._iface: dict[str, list[PortInfo]] = {}
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
         self._locks: dict[str, threading.Lock] = {}
@@ -152,7 +153,7 @@ class Scorer:
 
     # ---- sysr stages -----------------------------------------------------------------------
     def _sysr(self, stage: str, argv: list[str], work: Path) -> RunResult:
-        res = run_bounded([sys.executable, "-P", "-m", "sysr.cli", *argv], work, self.limits.check_s,
+        res = run_bounded([*self.sysr, *argv], work, self.limits.check_s,
                           self.limits.memory_bytes, output_limit=SYSR_OUTPUT)
         if not res.started:
             raise self._fail(stage, "sysr", res, "tool-failure", f"sysr did not run: {res.error}")
@@ -192,8 +193,8 @@ class Scorer:
         return self._record("lower", "sysr", res, "ok"), out.read_text(errors="replace")
 
     # ---- preprocessing and the guard -------------------------------------------------------
-    def guarded(self, task: Task, work: Path, verilog: str) -> tuple[list[StageResult], str]:
-        """Preprocess once, judge the result; the stages and the text every later tool is given."""
+    def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> str:
+        """Preprocess once and judge the result; the text every later tool is given."""
         why = guard.raw_problem(verilog)
         if why:
             raise self._fail("guard", "", None, "forbidden", why)
@@ -205,17 +206,19 @@ class Scorer:
                         file_bytes=guard.PREPROCESSED_LIMIT)
         if res.returncode != 0 or not (pre / "pre.v").is_file():
             raise self._fail("preprocess", "iverilog", res, "syntax", short(res.output))
-        stages = [self._record("preprocess", "iverilog", res, "ok")]
+        stages.append(self._record("preprocess", "iverilog", res, "ok"))
         t0 = time.perf_counter()
-        deps = (pre / "deps.txt").read_text(errors="replace").split() if (pre / "deps.txt").is_file() else []
-        if any(d != "candidate.v" for d in deps):
+        if not (pre / "deps.txt").is_file():
+            raise self._fail("preprocess", "iverilog", res, "tool-failure",
+                             "iverilog -E did not write the list of files it read (-M)")
+        if (pre / "deps.txt").read_text(errors="replace").split() != ["candidate.v"]:  # only the candidate
             raise self._fail("guard", "", None, "forbidden", "`include is not allowed in a candidate "
                              "(a macro built one)")
         judged = self.guard((pre / "pre.v").read_text(errors="replace"), verilog)
         if judged.problem:
             raise Failed(self._record("guard", "", None, "forbidden", judged.problem, time.perf_counter() - t0))
         stages.append(self._record("guard", "", None, "ok", duration=time.perf_counter() - t0))
-        return stages, judged.text
+        return judged.text
 
     # ---- Yosys stages ----------------------------------------------------------------------
     def iface_ports(self, task: Task) -> list[PortInfo]:
@@ -340,8 +343,7 @@ class Scorer:
             stages.append(stage)
         else:
             verilog = source
-        more, text = self.guarded(task, work, verilog)
-        stages += more
+        text = self.guarded(task, work, verilog, stages)
         yosys = work / "yosys"
         yosys.mkdir()
         (yosys / DESIGN).write_text(text)

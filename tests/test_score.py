@@ -147,3 +147,90 @@ def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
     assert out.returncode == 1 and json.loads(out.stdout)["results"][0]["result"] == "no-code"
     out = subprocess.run(argv[:-3] + ["--tasks", "nosuch"], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 2 and "unknown task" in out.stderr
+
+
+FAKE_SYSR = {
+    "internal error": "import sys; print('sysr: internal error', file=sys.stderr); sys.exit(2)",
+    "not its report": "print('{\"accepted\": fal')",
+    "out of memory": "import sys; print('MemoryError', file=sys.stderr); sys.exit(2)",
+    "too slow": "import time; time.sleep(30)",
+    "flooding": "import sys\nwhile True: sys.stdout.write('x' * 65536)",
+}
+
+
+@pytest.mark.parametrize("behaviour, result, detail", [
+    ("internal error", "check-failed", "internal error (exit status 2); it counts as a rejection"),
+    ("not its report", "check-failed", "internal error (exit status 0)"),
+    ("out of memory", "resource-limit", "memory limit"),
+    ("too slow", "resource-limit", "time limit"),
+    ("flooding", "resource-limit", "output limit"),
+])
+def test_a_checker_that_fails_fails_the_candidate(toy, tmp_path, behaviour, result, detail) -> None:
+    """sysr check crashing, printing something that is not its report, or hitting a limit is a
+    failure of the candidate, never a tool failure."""
+    fake = tmp_path / "fake_sysr.py"
+    fake.write_text(FAKE_SYSR[behaviour])
+    scorer = Scorer(Limits(check_s=2))
+    scorer.sysr = [sys.executable, str(fake)]
+    r = scorer.score(toy, "sysr", toy.text("ref.sysr"))
+    assert (r.result, r.stages[-1].stage) == (result, "check"), r.detail
+    assert detail in r.detail
+
+
+def test_a_lowering_that_crashes_fails_the_candidate(toy, tmp_path) -> None:
+    fake = tmp_path / "fake_sysr.py"
+    fake.write_text("import sys\nif sys.argv[1] == 'check': print('{\"accepted\": true, \"text\": \"\"}')\n"
+                    "else: sys.exit(2)")
+    scorer = Scorer()
+    scorer.sysr = [sys.executable, str(fake)]
+    r = scorer.score(toy, "sysr", toy.text("ref.sysr"))
+    assert r.result == "lower-failed" and "internal error (exit status 2)" in r.detail
+
+
+def test_a_macro_built_include_is_caught_by_the_preprocessors_file_list(toy, monkeypatch) -> None:
+    import bench.guard as guard
+
+    monkeypatch.setattr(guard, "raw_problem", lambda text: None)  # as if the raw check missed it
+    once = '`ifndef ONCE\n`define ONCE\n`define J(f) `include f\n`J("candidate.v")\n`endif\n'
+    r = Scorer().score(toy, "verilog", once + toy.text("ref.v"))
+    assert r.result == "forbidden" and "a macro built one" in r.detail
+
+
+def test_a_tool_that_crashes_on_the_reference_too_is_a_tool_failure(toy, tmp_path, monkeypatch) -> None:
+    """A crash is held against the candidate only when the same stage runs the reference fine."""
+    broken = tmp_path / "bin" / "yosys"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("YOSYS", str(broken))
+    import bench.tools as tools
+
+    tools.tool_version.cache_clear()
+    try:
+        r = Scorer().score(toy, "verilog", toy.text("ref.v"))
+    finally:
+        tools.tool_version.cache_clear()
+    assert (r.result, r.stages[-1].stage) == ("tool-failure", "syntax"), r.detail
+    assert "on the task's reference too" in r.detail and "SIGSEGV" in r.detail
+
+
+def test_the_tools_are_given_the_preprocessed_text(scorer, toy) -> None:
+    """One text for every tool: a macro and an `ifdef are resolved before Yosys and Icarus see it."""
+    src = ("`define STEP 4'd1\n`ifdef YOSYS\nmodule toy(input wire clk); endmodule\n`else\n"
+           + toy.text("ref.v").replace("4'd1", "`STEP") + "`endif\n")
+    r = scorer.score(toy, "verilog", src)
+    assert r.result == "PASS", r.detail
+    assert [s.stage for s in r.stages] == ["preprocess", "guard", "syntax", "interface", "elaborate",
+                                           "compile", "simulate"]
+
+
+def test_a_candidate_over_the_size_limit_is_too_large(scorer, toy) -> None:
+    r = scorer.score(toy, "verilog", toy.text("ref.v") + "//" + "x" * (1024 * 1024))
+    assert r.result == "too-large" and "limit is 1048576 bytes" in r.detail
+
+
+def test_compile_errors_show_only_the_candidates_lines(scorer, toy) -> None:
+    r = scorer.score(toy, "verilog", design(COUNTER, "endmodule", "module tb;"))
+    assert r.result == "compile"
+    assert all(line.startswith("design.v:") or "not shown" in line or "error(s)" in line
+               for line in r.detail.splitlines()), r.detail
