@@ -3,7 +3,9 @@
 Every tool bench runs (Yosys, iverilog, vvp, `sysr` itself) goes through `run_bounded`: a fresh
 process group with a wall-clock limit (the whole group is killed when it is exceeded, so a
 combinational loop spinning `vvp` cannot hang the scorer), limits on address space and file
-size, and an environment without secrets. Output is read as a stream while the tool runs: each
+size (set by util-linux's `prlimit` in front of the command, so Python can start it without
+copying its own memory; by a pre-exec hook if prlimit is missing), and an environment without
+secrets. Output is read as a stream while the tool runs: each
 of stdout and stderr keeps at most `output_limit` bytes, and a tool that writes more is killed
 there and then, so a flooding tool costs the scorer at most that much memory. The result says
 which limit, if any, stopped the tool (`limit`: time, memory, output or file size).
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import sandbox
-from .tools import tool_env
+from .tools import ToolMissing, find_tool, tool_env
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 2 * 1024**3
@@ -65,13 +67,17 @@ class RunResult:
         return self.stdout + self.stderr
 
 
-def _limits(memory_bytes: int, file_bytes: int):
-    def apply() -> None:
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    return apply
+def _limited(argv: list[str], memory_bytes: int, file_bytes: int):
+    """(argv, pre-exec hook): argv behind prlimit, or argv unchanged and a hook that sets the limits."""
+    try:
+        prlimit = find_tool("prlimit")
+    except ToolMissing:
+        def apply() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        return argv, apply
+    return [prlimit, f"--as={memory_bytes}", f"--fsize={file_bytes}", "--core=0", "--", *argv], None
 
 
 class _Capture:
@@ -111,10 +117,14 @@ def run_bounded(argv: list[str], cwd: Path | str, timeout_s: float = DEFAULT_TIM
             argv = sandbox.command(argv, Path(cwd), jail)
     except sandbox.SandboxUnavailable as e:
         return RunResult(tuple(argv), None, "", "", 0.0, started=False, error=str(e))
+    if os.path.isabs(argv[0]) and not os.access(argv[0], os.X_OK):
+        return RunResult(tuple(argv), None, "", "", 0.0, started=False, error=f"could not start {argv[0]}: "
+                         "no such executable file")
+    command, hook = _limited(argv, memory_bytes, file_bytes)
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                preexec_fn=_limits(memory_bytes, file_bytes))
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                preexec_fn=hook)
     except OSError as e:
         return RunResult(tuple(argv), None, "", "", time.perf_counter() - t0, started=False,
                          error=f"could not start {argv[0]}: {e.strerror or e}")

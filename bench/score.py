@@ -53,6 +53,8 @@ YOSYS_JAIL = Jail(proc=True)  # Yosys finds its share folder through /proc/self/
 ICARUS_JAIL = Jail(proc=False)
 CRASH_RESULT = {"preprocess": "syntax", "syntax": "syntax", "interface": "syntax", "elaborate": "syntax",
                 "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
+_IFACE: dict[tuple[str, str], list[PortInfo]] = {}  # (top, iface.v's text) -> its ports
+_ELABORATE = "BENCH-ELABORATE"  # the line Yosys logs between reading and elaborating
 _CRASH_WORDS = ("Segmentation fault", "core dumped", "Aborted", "internal error", "Assertion",
                 "terminate called")
 
@@ -79,7 +81,6 @@ class Scorer:
         self.check_reference = check_reference
         self.guard = guard.judge  # replaceable in tests, to show the walls behind it
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
-        self._iface: dict[str, list[PortInfo]] = {}
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -146,7 +147,6 @@ class Scorer:
         with lock:
             if task.name not in self._reference:
                 ref = Scorer(self.limits, check_reference=False)
-                ref._iface = self._iface
                 r = ref.score(task, "verilog", task.text("ref.v"))
                 self._reference[task.name] = {s.stage for s in r.stages if s.verdict == "ok"}
         return stage in self._reference[task.name]
@@ -198,7 +198,7 @@ class Scorer:
         why = guard.raw_problem(verilog)
         if why:
             raise self._fail("guard", "", None, "forbidden", why)
-        pre = work / "pre"
+        pre = work / "front"  # the preprocessor's and then Yosys's folder: nothing hidden is in it
         pre.mkdir()
         (pre / "candidate.v").write_text(verilog)
         args = ["-g2005", "-E", "-Mdeps.txt", "-o", "pre.v", "candidate.v"]
@@ -222,15 +222,18 @@ class Scorer:
 
     # ---- Yosys stages ----------------------------------------------------------------------
     def iface_ports(self, task: Task) -> list[PortInfo]:
-        if task.name not in self._iface:
+        """The ports of the task's iface.v as Yosys reads them (once per process and content)."""
+        text = task.text("iface.v")
+        key = (task.top, text)
+        if key not in _IFACE:
             with tempfile.TemporaryDirectory(prefix="bench-iface-") as d:
-                (Path(d) / DESIGN).write_text(task.text("iface.v"))
+                (Path(d) / DESIGN).write_text(text)
                 ports, res = self.read_ports(task, Path(d), "interface")
             if ports is None:
                 raise self._fail("interface", "yosys", res, "tool-failure",
                                  f"could not read the task's own iface.v:\n{short(res.output)}")
-            self._iface[task.name] = ports
-        return self._iface[task.name]
+            _IFACE[key] = ports
+        return _IFACE[key]
 
     def read_ports(self, task: Task, work: Path, stage: str):
         res = self._run(task, stage, "yosys", ["-q", "-p", PORTS_SCRIPT], work, self.limits.tool_s, YOSYS_JAIL,
@@ -239,11 +242,34 @@ class Scorer:
             return None, res
         return ports_from_json(work / "ports.json", task.top) or [], res
 
-    def syntax_and_interface(self, task: Task, work: Path) -> list[StageResult]:
-        ports, res = self.read_ports(task, work, "syntax")
-        if ports is None:
+    def yosys_checks(self, task: Task, work: Path) -> list[StageResult]:
+        """One Yosys run for three stages: reading the design and its ports (syntax), then, once the
+        ports match iface.v (interface), elaborating it under the top module (elaborate)."""
+        script = (f"read_verilog {DESIGN}; design -save read; proc; write_json ports.json; design -load read; "
+                  f"log {_ELABORATE}; hierarchy -check -top {task.top}; proc; check; stat")
+        res = self._run(task, "syntax", "yosys", ["-p", script], work, self.limits.tool_s, YOSYS_JAIL,
+                        output_limit=YOSYS_OUTPUT)
+        read, _, log = res.output.rpartition(f"\n{_ELABORATE}\n")
+        if not read or not (work / "ports.json").is_file():
             raise self._fail("syntax", "yosys", res, "syntax", yosys_errors(res.output))
+        ports = ports_from_json(work / "ports.json", task.top) or []
         stages = [self._record("syntax", "yosys", res, "ok")]
+        stages.append(self.interface(task, ports, res))
+        if res.returncode != 0:
+            raise Failed(self._record("elaborate", "yosys", res, "syntax", yosys_errors(log), 0.0))
+        latches, loops, drivers = _elaboration_findings(log)
+        if latches or "$_DLATCH" in log or "$dlatch" in log:
+            detail = "\n".join(latches) or "a latch was inferred"
+            raise Failed(self._record("elaborate", "yosys", res, "latch",
+                                      "latch inferred (a signal is not assigned on every path):\n" + short(detail), 0.0))
+        if loops:
+            raise Failed(self._record("elaborate", "yosys", res, "comb-loop", short("\n".join(loops)), 0.0))
+        if drivers:
+            raise Failed(self._record("elaborate", "yosys", res, "multi-driver", short("\n".join(drivers)), 0.0))
+        stages.append(self._record("elaborate", "yosys", res, "ok", duration=0.0))
+        return stages
+
+    def interface(self, task: Task, ports: list[PortInfo], res: RunResult) -> StageResult:
         want = self.iface_ports(task)
         t0 = time.perf_counter()
         if ports == []:
@@ -254,26 +280,7 @@ class Scorer:
             expected = ", ".join(str(p) for p in want)
             raise Failed(self._record("interface", "yosys", res, "interface",
                                       f"{detail}\nexpected ports: {expected}", time.perf_counter() - t0))
-        stages.append(self._record("interface", "yosys", res, "ok", duration=time.perf_counter() - t0))
-        return stages
-
-    def elaborate(self, task: Task, work: Path) -> StageResult:
-        script = f"read_verilog {DESIGN}; hierarchy -check -top {task.top}; proc; check; stat"
-        res = self._run(task, "elaborate", "yosys", ["-p", script], work, self.limits.tool_s, YOSYS_JAIL,
-                        output_limit=YOSYS_OUTPUT)
-        log = res.output
-        if res.returncode != 0:
-            raise self._fail("elaborate", "yosys", res, "syntax", yosys_errors(log))
-        latches, loops, drivers = _elaboration_findings(log)
-        if latches or "$_DLATCH" in log or "$dlatch" in log:
-            detail = "\n".join(latches) or "a latch was inferred"
-            raise self._fail("elaborate", "yosys", res, "latch",
-                             "latch inferred (a signal is not assigned on every path):\n" + short(detail))
-        if loops:
-            raise self._fail("elaborate", "yosys", res, "comb-loop", short("\n".join(loops)))
-        if drivers:
-            raise self._fail("elaborate", "yosys", res, "multi-driver", short("\n".join(drivers)))
-        return self._record("elaborate", "yosys", res, "ok")
+        return self._record("interface", "yosys", res, "ok", duration=time.perf_counter() - t0)
 
     def resources(self, task: Task, work: Path) -> StageResult:
         script = task.resources.script.replace("TOP", task.top)
@@ -344,11 +351,9 @@ class Scorer:
         else:
             verilog = source
         text = self.guarded(task, work, verilog, stages)
-        yosys = work / "yosys"
-        yosys.mkdir()
+        yosys = work / "front"
         (yosys / DESIGN).write_text(text)
-        stages += self.syntax_and_interface(task, yosys)
-        stages.append(self.elaborate(task, yosys))
+        stages += self.yosys_checks(task, yosys)
         if task.resources is not None:
             stages.append(self.resources(task, yosys))
         stages += self.simulate(task, work, text)

@@ -1,8 +1,9 @@
-"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp, and bubblewrap's
-bwrap, which sandboxes them): the one place they are looked up.
+"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp; bubblewrap's
+bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits): the one place
+they are looked up.
 
-Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP) when that is set, else from
-PATH. Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
+Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT) when that
+is set, else from PATH. Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
 the minimal environment to run the tools in, so that no API keys or other secrets reach them.
 """
 
@@ -15,9 +16,11 @@ import shutil
 import subprocess
 
 # Tool name -> the environment variable that may point at its binary.
-ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP", "bwrap": "BWRAP"}
+ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP", "bwrap": "BWRAP",
+                            "prlimit": "PRLIMIT"}
 # Tool name -> the Debian package that has it.
-PACKAGES: dict[str, str] = {"yosys": "yosys", "iverilog": "iverilog", "vvp": "iverilog", "bwrap": "bubblewrap"}
+PACKAGES: dict[str, str] = {"yosys": "yosys", "iverilog": "iverilog", "vvp": "iverilog", "bwrap": "bubblewrap",
+                            "prlimit": "util-linux"}
 
 _INSTALL_HINT = (
     "Install with `apt-get install {package}` (Debian) or `make setup`, "
@@ -30,6 +33,7 @@ _VERSION_RES: dict[str, re.Pattern[str]] = {
     "iverilog": re.compile(r"^(Icarus Verilog version \S+(?: \([^()]*\))?)"),
     "vvp": re.compile(r"^(Icarus Verilog runtime version \S+(?: \([^()]*\))?)"),
     "bwrap": re.compile(r"^(bubblewrap \S+)"),
+    "prlimit": re.compile(r"^prlimit from (util-linux \S+)"),
 }
 
 VERSION_TIMEOUT_S = 10
@@ -56,9 +60,9 @@ def _env_var(name: str) -> str:
 
 
 def find_tool(name: str) -> str:
-    """Return the path of tool `name` ("yosys", "iverilog", "vvp" or "bwrap"), or raise ToolMissing.
+    """Return the path of tool `name` (a key of ENV_VARS), or raise ToolMissing.
 
-    The environment variable (YOSYS, IVERILOG, VVP, BWRAP) wins when set; it must name an executable file.
+    The environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT) wins when set; it must name an executable file.
     Otherwise the tool is looked up on PATH.
     """
     var = _env_var(name)
@@ -77,14 +81,14 @@ def find_tool(name: str) -> str:
 def tool_version(name: str) -> str:
     """Return a short version string such as "Yosys 0.23" or "Icarus Verilog version 11.0 (stable)".
 
-    Runs `TOOL -V` (`bwrap --version`) once per process (cached). Returns "unknown" when the tool
+    Runs `TOOL -V` (`--version` for bwrap and prlimit) once per process (cached). Returns "unknown" when the tool
     runs but its output cannot be parsed or it does not answer within 10 s; raises ToolMissing
     when it is not found.
     """
     path = find_tool(name)
     try:
         proc = subprocess.run(
-            [path, "--version" if name == "bwrap" else "-V"],
+            [path, "--version" if name in ("bwrap", "prlimit") else "-V"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

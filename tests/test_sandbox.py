@@ -23,10 +23,11 @@ def sh(script: str, work: Path, jail: Jail | None = Jail(proc=True), **kw):
 
 def test_a_sandboxed_tool_sees_only_its_folder_and_the_system(tmp_path) -> None:
     (tmp_path / "mine.txt").write_text("mine")
-    res = sh("ls /; cat mine.txt; id -u; grep CapEff /proc/self/status; env | sort", tmp_path)
+    res = sh("ls /; ls /etc; cat mine.txt; id -u; grep CapEff /proc/self/status; env | sort", tmp_path)
     assert res.returncode == 0, res.output
-    listing, rest = res.stdout.split("mine", 1)
-    assert set(listing.split()) <= {"bin", "dev", "job", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "usr"}
+    listing, rest = res.stdout.split("mine", 1)  # / and /etc (which holds only ld.so.cache)
+    assert set(listing.split()) <= {"bin", "dev", "etc", "job", "lib", "lib32", "lib64", "libx32", "proc", "sbin",
+                                    "usr", "ld.so.cache"}
     assert "65534" in rest and "CapEff:\t0000000000000000" in rest
     env = {line.split("=", 1)[0] for line in rest.splitlines() if "=" in line}
     assert env <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PWD", "SHLVL", "_", "OLDPWD"}
