@@ -17,8 +17,9 @@ bubblewrap (`bwrap`, Debian package `bubblewrap`):
 - Writable: `/job` only. The sandbox's root and its `/dev` are remounted read-only (writing
   to `/dev/null` still works).
 - New user, pid, network, IPC, UTS and cgroup namespaces; the tool runs as uid and gid 65534 with
-  no capabilities (as root outside, bwrap would otherwise leave them all), in a new session,
-  and dies with the scorer. Its environment is cleared and set to PATH, HOME=/job, TMPDIR=/job,
+  no capabilities (as root outside, bwrap would otherwise leave them all), and dies with the
+  scorer. It has no controlling terminal to reach (`bench.run` starts it in a session of its
+  own, with stdin from /dev/null), so bwrap's `--new-session` is not needed. Its environment is cleared and set to PATH, HOME=/job, TMPDIR=/job,
   LANG=C and LC_ALL=C.
 - No view of the scorer: in its own pid namespace the only other process is bwrap's init, whose
   environment is the minimal one `bench.run` starts bwrap with (PATH, LANG, LC_ALL), so
@@ -106,7 +107,7 @@ def command(argv: list[str], work: Path, jail: Jail) -> list[str]:
 def _options(tool: str, work: Path, jail: Jail) -> list[str]:
     prefix = _prefix(tool)
     path = ([f"{prefix}/bin"] if prefix else []) + ["/usr/bin", "/bin"]
-    args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+    args = ["--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
             "--uid", NOBODY, "--gid", NOBODY, "--hostname", "sandbox", "--clearenv",
             "--setenv", "PATH", ":".join(path), "--setenv", "HOME", WORK, "--setenv", "TMPDIR", WORK,
             "--setenv", "LANG", "C", "--setenv", "LC_ALL", "C", *_system_mounts()]

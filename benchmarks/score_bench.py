@@ -7,12 +7,15 @@ For each language, on every task's reference:
   `sysr check --json` and `sysr lower`; then Yosys reading the ports, Yosys elaborating, Yosys
   synthesizing for tasks with `resources`, iverilog compiling with the testbench, vvp running);
 - scorer, 1 job: `bench score` as it is (preprocessing, guard, sandbox, classification, records);
-  its wall time over the bare time is the overhead (target: at most 1.2);
+  its wall time over the bare time is the overhead (target: at most 1.2); "in runs" is the time
+  its own tool runs took as its records say (sandbox included), and "orchestr." the scorer's
+  wall time over that (what the scorer adds around its tool runs);
 - unsandboxed: the same with BENCH_UNSANDBOXED=1, so the sandbox's own cost is the difference;
 - scorer, 2 jobs: its speed-up over 1 job (target: at least 1.7 on 2 cores).
 
-The runs alternate (bare, scorer, unsandboxed, bare, ...) `--rounds` times and each figure is the
-median, so that load from elsewhere on the machine falls on all of them alike.
+The three single-job measurements alternate task by task (bare, scorer, unsandboxed; `--rounds`
+times each) and the per-task medians are summed, so that load from elsewhere on the machine falls
+on all of them alike; the 2-job figure is the median of `--rounds` whole `bench score` runs.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.cli import score_all  # noqa: E402
 from bench.sandbox import OPT_OUT  # noqa: E402
+from bench.score import Scorer  # noqa: E402
 from bench.tasks import Task, load_tasks  # noqa: E402
 from bench.tools import find_tool  # noqa: E402
 from bench.verilog import PORTS_SCRIPT  # noqa: E402
@@ -65,43 +69,70 @@ def timed(fn) -> float:
     return time.perf_counter() - t0
 
 
-def scorer(tasks: list[Task], lang: str, jobs: int, sandboxed: bool = True) -> float:
-    old = os.environ.pop(OPT_OUT, None)
-    if not sandboxed:
+class Unsandboxed:
+    """BENCH_UNSANDBOXED=1 for the duration of a `with`."""
+
+    def __enter__(self) -> None:
+        self.old = os.environ.get(OPT_OUT)
         os.environ[OPT_OUT] = "1"
-    try:
-        t0 = time.perf_counter()
-        results = score_all(tasks, lang, None, jobs)
-        wall = time.perf_counter() - t0
-    finally:
-        os.environ.pop(OPT_OUT, None)
-        if old is not None:
-            os.environ[OPT_OUT] = old
-    failed = [r.task for r in results if r.result != "PASS"]
-    if failed:
-        raise SystemExit(f"references did not pass in {lang}: {failed}")
-    return wall
+
+    def __exit__(self, *exc) -> None:
+        if self.old is None:
+            os.environ.pop(OPT_OUT, None)
+        else:
+            os.environ[OPT_OUT] = self.old
+
+
+RUNS: list[float] = []  # the recorded durations of the scorer's tool runs, one sum per score_one
+
+
+def score_one(task: Task, lang: str) -> None:
+    r = Scorer().score(task, lang, task.text("ref.v" if lang == "verilog" else "ref.sysr"))
+    if r.result != "PASS":
+        raise SystemExit(f"{task.name}'s reference did not pass in {lang}: {r.result}: {r.detail}")
+    RUNS.append(sum(s.duration_s for s in r.stages if s.tool))
+
+
+def unsandboxed_one(task: Task, lang: str) -> None:
+    with Unsandboxed():
+        score_one(task, lang)
+
+
+def measure(tasks: list[Task], lang: str, rounds: int) -> tuple[float, ...]:
+    """(bare, scorer, its tool runs, unsandboxed, 2 jobs) in seconds, for all the tasks."""
+    sums = [0.0, 0.0, 0.0, 0.0]
+    for task in tasks:
+        samples: list[list[float]] = [[], [], []]
+        runs = []
+        for _ in range(rounds):
+            for i, fn in enumerate((bare_task, score_one, unsandboxed_one)):
+                samples[i].append(timed(lambda: fn(task, lang)))
+                if fn is score_one:
+                    runs.append(RUNS[-1])
+        for i in range(3):
+            sums[i] += statistics.median(samples[i])
+        sums[3] += statistics.median(runs)
+    two = statistics.median(timed(lambda: score_all(tasks, lang, None, 2)) for _ in range(rounds))
+    return sums[0], sums[1], sums[3], sums[2], two
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lang", choices=["sysr", "verilog", "both"], default="both")
-    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (median reported; default 3)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds per task (medians reported; default 3)")
     args = ap.parse_args()
     langs = ["verilog", "sysr"] if args.lang == "both" else [args.lang]
     tasks = load_tasks()
+    with Unsandboxed():
+        score_one(tasks[0], "verilog")  # say once that it runs unsandboxed, before the table
+    score_one(tasks[0], "verilog")  # tool versions, the sandbox probe, iface ports: once per process
     print(f"{len(tasks)} tasks, {args.rounds} rounds, medians; times in seconds")
-    print(f"{'lang':8} {'bare':>7} {'scorer':>7} {'overhead':>9} {'no sandbox':>11} {'sandbox':>8} "
-          f"{'2 jobs':>7} {'speed-up':>9}")
+    print(f"{'lang':8} {'bare':>7} {'scorer':>7} {'overhead':>9} {'in runs':>8} {'orchestr.':>9} "
+          f"{'no sandbox':>11} {'sandbox':>8} {'2 jobs':>7} {'speed-up':>9}")
     for lang in langs:
-        bare, full, free, two = [], [], [], []
-        for _ in range(args.rounds):
-            bare.append(timed(lambda: [bare_task(t, lang) for t in tasks]))
-            full.append(scorer(tasks, lang, 1))
-            free.append(scorer(tasks, lang, 1, sandboxed=False))
-            two.append(scorer(tasks, lang, 2))
-        b, f, u, t = (statistics.median(x) for x in (bare, full, free, two))
-        print(f"{lang:8} {b:7.2f} {f:7.2f} {f / b:8.2f}x {u:11.2f} {f - u:8.2f} {t:7.2f} {f / t:8.2f}x")
+        b, f, r, u, t = measure(tasks, lang, args.rounds)
+        print(f"{lang:8} {b:7.2f} {f:7.2f} {f / b:8.2f}x {r:8.2f} {f / r:8.2f}x {u:11.2f} {f - u:8.2f} "
+              f"{t:7.2f} {f / t:8.2f}x")
     print("targets: overhead (scorer / bare) <= 1.2x; speed-up of 2 jobs >= 1.7x on 2 cores")
     return 0
 
