@@ -21,11 +21,13 @@ bubblewrap (`bwrap`, Debian package `bubblewrap`):
   scorer. It has no controlling terminal to reach (`bench.run` starts it in a session of its
   own, with stdin from /dev/null), so bwrap's `--new-session` is not needed. Its environment is cleared and set to PATH, HOME=/job, TMPDIR=/job,
   LANG=C and LC_ALL=C.
-- No view of the scorer: in its own pid namespace the only other process is bwrap's init, whose
-  environment is the minimal one `bench.run` starts bwrap with (PATH, LANG, LC_ALL), so
-  `/proc/<ppid>/environ` holds no secret. `/proc` is mounted for Yosys only (it finds its share
-  folder through `/proc/self/exe`); iverilog and vvp get none, so a simulation cannot read its
-  own command line, memory or file descriptors.
+- No view of the scorer: the tool is process 1 of its own pid namespace (`--as-pid-1`: no init
+  of bwrap's in there), so its parent is out of sight (`/proc/<ppid>/environ` does not exist)
+  and the only processes it can see or signal are its own; when it ends, they all end. (As
+  process 1 it ignores signals it sends itself; faults and the scorer's SIGKILL still end it.)
+  `/proc` is mounted for Yosys only (it finds its share folder through `/proc/self/exe`);
+  iverilog and vvp get none, so a simulation cannot read its own command line, memory or file
+  descriptors.
 
 Fails closed: when bwrap is missing or cannot make a sandbox here, `command` raises
 `SandboxUnavailable` with what is missing, and the stage is a `tool-failure` (the CLI stops
@@ -107,7 +109,7 @@ def command(argv: list[str], work: Path, jail: Jail) -> list[str]:
 def _options(tool: str, work: Path, jail: Jail) -> list[str]:
     prefix = _prefix(tool)
     path = ([f"{prefix}/bin"] if prefix else []) + ["/usr/bin", "/bin"]
-    args = ["--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
+    args = ["--unshare-all", "--as-pid-1", "--die-with-parent", "--cap-drop", "ALL",
             "--uid", NOBODY, "--gid", NOBODY, "--hostname", "sandbox", "--clearenv",
             "--setenv", "PATH", ":".join(path), "--setenv", "HOME", WORK, "--setenv", "TMPDIR", WORK,
             "--setenv", "LANG", "C", "--setenv", "LC_ALL", "C", *_system_mounts()]

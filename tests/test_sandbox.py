@@ -4,7 +4,6 @@ limits of `run_bounded` (time, memory, file size, output read as a stream and ca
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -35,13 +34,13 @@ def test_a_sandboxed_tool_sees_only_its_folder_and_the_system(tmp_path) -> None:
 
 def test_the_scorers_environment_and_processes_are_out_of_sight(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("BENCH_TEST_SECRET", "sk-not-for-candidates")
-    res = sh("cat /proc/$PPID/environ /proc/1/environ | tr '\\0' ' '; echo; ls /proc | grep -c '^[0-9]'",
-             tmp_path)
-    assert res.returncode == 0, res.output
-    environ, count = res.stdout.rsplit("\n", 2)[:2]
+    res = sh("echo ppid=$PPID; cat /proc/$PPID/environ; echo; cat /proc/1/environ | tr '\\0' ' '; echo; "
+             "ls /proc | grep '^[0-9]' | tr '\\n' ' '", tmp_path)
+    lines = res.stdout.splitlines()
+    assert lines[0] == "ppid=0"  # the tool is process 1: no parent in its world
     assert "sk-not-for-candidates" not in res.stdout and "BENCH_TEST_SECRET" not in res.stdout
-    assert int(count) <= 4  # bwrap's init, the shell and its pipeline: no process of the host
-    assert str(os.getpid()) not in environ
+    assert len(lines[-1].split()) <= 4  # the shell and its three-command pipeline: none of the host
+    assert "No such file" in res.stderr  # /proc/0/environ
 
 
 def test_nothing_outside_the_folder_is_readable_or_writable(tmp_path) -> None:
@@ -88,5 +87,5 @@ def test_time_memory_and_file_limits_are_named(tmp_path) -> None:
     assert res.limit == "memory", res.output
     res = run_bounded([SH, "-c", "head -c 200000 /dev/zero > big"], tmp_path, 30, file_bytes=100_000, jail=Jail())
     assert res.limit == "file size", (res.returncode, res.output)
-    res = sh("kill -SEGV $$", tmp_path)
+    res = sh("sh -c 'kill -SEGV $$'", tmp_path)  # a child: the tool itself is process 1, which ignores kill()
     assert res.crashed and not res.limit and "SIGSEGV" in res.error

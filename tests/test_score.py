@@ -200,7 +200,7 @@ def test_a_tool_that_crashes_on_the_reference_too_is_a_tool_failure(toy, tmp_pat
     """A crash is held against the candidate only when the same stage runs the reference fine."""
     broken = tmp_path / "bin" / "yosys"
     broken.parent.mkdir()
-    broken.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    broken.write_text("#!/bin/sh\nsh -c 'kill -SEGV $$'\nexit $?\n")  # as process 1 it cannot kill itself
     broken.chmod(0o755)
     monkeypatch.setenv("YOSYS", str(broken))
     import bench.tools as tools
