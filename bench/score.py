@@ -13,7 +13,8 @@ Every tool run is bounded (`bench.run`) and Yosys, iverilog and vvp run sandboxe
 
 - it could not start (missing, no sandbox): `tool-failure`, not a verdict on the design;
 - it hit its time, memory or output limit: `resource-limit`, a failure of the candidate (a
-  simulation that does not finish in time is `timeout`, as before);
+  simulation that does not finish in time is `timeout`, as before); all the runs for one
+  candidate share one time budget (`Limits.total_s`, 300 s), each run also has its own limit;
 - it crashed (a signal, an abort): a failure of the candidate with the stage's own result
   (`syntax` for Yosys and the preprocessor, `compile` for iverilog, `no-verdict` for vvp), if
   the same stage runs fine on the task's reference in this run (checked once per task and
@@ -55,15 +56,16 @@ CRASH_RESULT = {"preprocess": "syntax", "syntax": "syntax", "interface": "syntax
                 "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
 _IFACE: dict[tuple[str, str], list[PortInfo]] = {}  # (top, iface.v's text) -> its ports
 _ELABORATE = "BENCH-ELABORATE"  # the line Yosys logs between reading and elaborating
-_CRASH_WORDS = ("Segmentation fault", "core dumped", "Aborted", "internal error", "Assertion",
-                "terminate called")
+# How a crash of a tool's child process shows (the shell's report, glibc's assert, C++'s terminate).
+_CRASH_WORDS = ("Segmentation fault", "core dumped", "Aborted", "Assertion `", "terminate called")
 
 
 @dataclass
 class Limits:
-    check_s: float = 180.0
-    tool_s: float = 120.0
-    sim_s: float = 60.0
+    check_s: float = 180.0  # sysr check, sysr lower
+    tool_s: float = 120.0  # each preprocessor, Yosys and iverilog run (synthesis for resources: 3x)
+    sim_s: float = 60.0  # the simulation
+    total_s: float = 300.0  # all the runs for one candidate together
     memory_bytes: int = DEFAULT_MEMORY_BYTES
 
 
@@ -84,6 +86,7 @@ class Scorer:
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        self._deadline = threading.local()  # when the candidate being scored in this thread runs out
 
     # ---- records ----------------------------------------------------------------------------
     def _version(self, tool: str) -> str:
@@ -119,6 +122,7 @@ class Scorer:
              jail: Jail, output_limit: int = 256 * 1024, file_bytes: int = 64 * 1024**2,
              time_result: str = "resource-limit") -> RunResult:
         """Run a sandboxed tool; raise Failed for everything but an exit of its own (see the module doc)."""
+        timeout_s = self._budget(stage, tool, timeout_s)
         res = run_bounded([self._tool(tool, stage), *args], work, timeout_s, self.limits.memory_bytes,
                           file_bytes, output_limit=output_limit, jail=jail)
         if not res.started:
@@ -140,6 +144,16 @@ class Scorer:
                              f"{tool} did not run to completion ({why}), on the task's reference too")
         return res
 
+    def _budget(self, stage: str, tool: str, timeout_s: float) -> float:
+        """The stage's time limit, cut to what is left of the candidate's `total_s`."""
+        left = getattr(self._deadline, "at", float("inf")) - time.monotonic()
+        if left <= 0:
+            raise Failed(StageResult(stage=stage, tool=tool, tool_version=self._version(tool), ran=False,
+                                     verdict="resource-limit", duration_s=0.0,
+                                     detail=f"the candidate used up its {self.limits.total_s:g} s for all "
+                                            "its tool runs before this stage"))
+        return min(timeout_s, left)
+
     def _reference_passes(self, task: Task, stage: str) -> bool:
         """Whether the task's Verilog reference passes `stage` in this run (scored once per task)."""
         with self._lock:
@@ -153,7 +167,7 @@ class Scorer:
 
     # ---- sysr stages -----------------------------------------------------------------------
     def _sysr(self, stage: str, argv: list[str], work: Path) -> RunResult:
-        res = run_bounded([*self.sysr, *argv], work, self.limits.check_s,
+        res = run_bounded([*self.sysr, *argv], work, self._budget(stage, "sysr", self.limits.check_s),
                           self.limits.memory_bytes, output_limit=SYSR_OUTPUT)
         if not res.started:
             raise self._fail(stage, "sysr", res, "tool-failure", f"sysr did not run: {res.error}")
@@ -334,12 +348,15 @@ class Scorer:
                                              verdict=verdict, duration_s=0.0, detail=why))
             return result
         source = as_received(source).replace("\r\n", "\n").replace("\r", "\n")
+        self._deadline.at = time.monotonic() + self.limits.total_s
         with tempfile.TemporaryDirectory(prefix=f"bench-{task.name}-") as d:
             try:
                 self._pipeline(task, lang, source, Path(d), result.stages)
             except Failed as f:
                 result.stages.append(f.stage)
                 result.result = f.stage.verdict
+            finally:
+                self._deadline.at = float("inf")
         return result
 
     def _pipeline(self, task: Task, lang: str, source: str, work: Path, stages: list) -> None:

@@ -234,3 +234,13 @@ def test_compile_errors_show_only_the_candidates_lines(scorer, toy) -> None:
     assert r.result == "compile"
     assert all(line.startswith("design.v:") or "not shown" in line or "error(s)" in line
                for line in r.detail.splitlines()), r.detail
+
+
+def test_one_candidate_has_one_time_budget(toy) -> None:
+    """However many stages it reaches, a candidate's tool runs share `total_s` (300 s by default)."""
+    r = Scorer(Limits(total_s=1e-6)).score(toy, "verilog", toy.text("ref.v"))
+    assert (r.result, r.stages[-1].stage, r.stages[-1].ran) == ("resource-limit", "preprocess", False)
+    assert "used up its 1e-06 s" in r.detail
+    spin = Path(__file__).parent / "attacks" / "yosys-spin.v"
+    r = Scorer(Limits(total_s=3)).score(toy, "verilog", spin.read_text())
+    assert (r.result, r.stages[-1].stage) == ("resource-limit", "syntax") and "time limit" in r.detail
