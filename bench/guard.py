@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from .vlex import Lines, scan, tokens
 
 CANDIDATE_LIMIT = 1024 * 1024  # bytes of a candidate as written (either language): `too-large` above
-PREPROCESSED_LIMIT = 4 * 1024 * 1024  # bytes of preprocessed text: `resource-limit` above
+PREPROCESSED_LIMIT = 2 * 1024 * 1024  # bytes of preprocessed text: `resource-limit` above
 
 ALLOWED_SYSTEM = {"$signed", "$unsigned", "$clog2"}
 FORBIDDEN_WORDS = {"disable", "force", "release", "deassign", "defparam"}
@@ -63,7 +63,8 @@ def raw_problem(source: str) -> str | None:
 
 
 def judge(pre: str, original: str) -> Judged:
-    """Judge the preprocessed text `pre` of the candidate `original`: the first problem, and the text for the tools."""
+    """Judge the preprocessed text `pre` of the candidate `original`: its first problem, and the
+    text for the tools."""
     lines = Lines(pre)
     same = len(lines) == original.count("\n") + 1  # the preprocessor only ever adds lines
     pieces: list[str] = []

@@ -39,6 +39,9 @@ def generated(kind: str) -> str:
         return f"{TOY_HEADER}\n  {pairs}\nendmodule\n"
     if kind == "too-large":
         return f"{TOY_HEADER}\n" + "  // padding\n" * 90_000 + "endmodule\n"
+    if kind == "macro-bomb":  # each macro twice the one before: 2^24 words from 30 lines
+        defs = "`define M0 wire_name\n" + "".join(f"`define M{i} `M{i - 1} `M{i - 1}\n" for i in range(1, 25))
+        return f"{defs}{TOY_HEADER}\n  `M24\nendmodule\n"
     if kind == "yosys-xor":  # a 20,000-term XOR keeps Yosys's AST simplifier busy for minutes
         terms = " ^ ".join("en" if i % 2 else "rst" for i in range(20_000))
         return (f"{TOY_HEADER}\n  wire x = {terms};\n"
