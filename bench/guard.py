@@ -12,8 +12,9 @@ lines where they were, else of the preprocessed text (and the message says which
   verdict, no file access, no `$finish`, no `$value$plusargs`);
 - hierarchical names however spelled (`tb.step`, `tb.\\step `, `blk[0].x`): a candidate cannot
   reach into the testbench;
-- `disable`, `force`, `release`, `deassign`, `defparam`; `` `include `` (also when a macro
-  builds it: the preprocessor's list of files read is checked too, see `bench.score`);
+- `disable`, `force`, `release`, `deassign`, `defparam`; `` `include `` (the text `include
+  anywhere in the candidate, even in a comment, and whatever file the preprocessor read besides
+  the candidate, so a macro cannot build one: see `bench.score`);
 - any compiler directive left after preprocessing but `` `timescale ``, `` `default_nettype ``,
   `` `celldefine `` and `` `endcelldefine `` (which no define affects and both tools read alike),
   so the text Yosys reads has nothing left for its own preprocessor, whatever it defines
@@ -102,7 +103,8 @@ def judge(pre: str, original: str) -> Judged:
 _WORDS = frozenset(FORBIDDEN_WORDS)
 _DOT = "dot"
 _NAME = re.compile(r"\\\S+|[A-Za-z_][A-Za-z0-9_$]*")
-_NAME_END = re.compile(r"[A-Za-z0-9_$'\])}]")
+_BEFORE_DOT = re.compile(r"([A-Za-z_][\w$]*\s*\[[^\[\]\n]*\]|\\\S+|[A-Za-z0-9_$']+|\])\s*$")
+_NAME_END = re.compile(r"[A-Za-z0-9_$\]]")  # a name, or an index (`blk[0].x`), can start a path
 
 
 def _where(lines: Lines, same: bool, pos: int) -> str:
@@ -170,7 +172,7 @@ def _attribute_problem(pre: str, pos: int) -> str | None:
 
 def _name_before(pre: str, pos: int) -> str:
     """The name (or bracket) just before the `.` at pos, for the message."""
-    m = re.search(r"(\\\S+|[A-Za-z0-9_$']+|[\])}])\s*$", pre[max(0, pos - 200):pos])
+    m = _BEFORE_DOT.search(pre, max(0, pos - 200), pos)
     return m.group(1) if m else ""
 
 
