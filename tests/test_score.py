@@ -244,3 +244,31 @@ def test_one_candidate_has_one_time_budget(toy) -> None:
     spin = Path(__file__).parent / "attacks" / "yosys-spin.v"
     r = Scorer(Limits(total_s=3)).score(toy, "verilog", spin.read_text())
     assert (r.result, r.stages[-1].stage) == ("resource-limit", "syntax") and "time limit" in r.detail
+
+
+def test_what_engineers_write_passes_the_guard(scorer, toy) -> None:
+    """Macros, `ifdef, attributes that map memories, event control `@(*)`, named port connections,
+    real literals in delays and escaped identifiers of plain characters are all fine."""
+    src = "\n".join([
+        "`timescale 1ns/1ps", "`default_nettype none", "`define W 4", "`define INC(x) ((x) + `W'd1)",
+        "module inc(input wire [`W-1:0] a, output wire [`W-1:0] y); assign y = `INC(a); endmodule",
+        "module toy(input wire clk, input wire rst, input wire en, output reg [`W-1:0] q);",
+        "  wire [`W-1:0] \\next[0] ;  // an escaped identifier",
+        "  (* keep *) wire unused = en;",
+        "  inc u (.a(q), .y(\\next[0] ));",
+        "  reg [`W-1:0] d;",
+        "  always @(*) d = rst ? `W'd0 : (en ? \\next[0] : q);",
+        "  always @(posedge clk) q <= #0.5 d;",
+        "`ifdef NEVER", "  initial $display(\"not compiled\");", "`endif",
+        "endmodule", "`default_nettype wire", ""])
+    r = scorer.score(toy, "verilog", src)
+    assert r.result == "PASS", r.detail
+
+
+def test_guard_lines_are_the_candidates_unless_a_macro_spans_lines(scorer, toy) -> None:
+    bad = toy.text("ref.v").replace("endmodule", "  initial $finish;\nendmodule")
+    r = scorer.score(toy, "verilog", bad)
+    assert r.detail.startswith(f"line {bad.splitlines().index('  initial $finish;') + 1}: the system task")
+    spans = "`define TWO wire a; \\\n  wire b;\nmodule unused; `TWO endmodule\n" + bad
+    r = scorer.score(toy, "verilog", spans)
+    assert r.result == "forbidden" and " of the preprocessed candidate: the system task or function `$finish`" in r.detail
