@@ -15,10 +15,10 @@ lines where they were, else of the preprocessed text (and the message says which
 - `disable`, `force`, `release`, `deassign`, `defparam`; `` `include `` (the text `include
   anywhere in the candidate, even in a comment, and whatever file the preprocessor read besides
   the candidate, so a macro cannot build one: see `bench.score`);
-- any compiler directive left after preprocessing but `` `timescale ``, `` `default_nettype ``,
-  `` `celldefine `` and `` `endcelldefine `` (which no define affects and both tools read alike),
-  so the text Yosys reads has nothing left for its own preprocessor, whatever it defines
-  (`YOSYS`, `SYNTHESIS`);
+- any compiler directive left after preprocessing but `` `timescale `` and `` `default_nettype ``,
+  each alone on its line in its plain form (which no define affects and both tools read
+  alike), so the text Yosys reads has nothing left for its own preprocessor, whatever it
+  defines (`YOSYS`, `SYNTHESIS`);
 - what the tools disagree on, so that no stage can be shown a different design: attributes
   other than memory-mapping hints and `keep` (Yosys acts on `full_case`, `parallel_case`,
   `blackbox`...; Icarus ignores them), escaped identifiers holding `/`, `*`, `"`, `` ` `` or `\\`
@@ -43,7 +43,12 @@ PREPROCESSED_LIMIT = 2 * 1024 * 1024  # bytes of preprocessed text: `resource-li
 
 ALLOWED_SYSTEM = {"$signed", "$unsigned", "$clog2"}
 FORBIDDEN_WORDS = {"disable", "force", "release", "deassign", "defparam"}
-ALLOWED_DIRECTIVES = {"timescale", "default_nettype", "celldefine", "endcelldefine"}
+# The directives a candidate may keep, each alone on its line in exactly this form (Yosys reads
+# `celldefine and the rest of its line as one directive, Icarus does not: such splits are out).
+ALLOWED_DIRECTIVES = {
+    "timescale": re.compile(r"[ \t]*`timescale[ \t]+\d+[ \t]*[munpf]?s[ \t]*/[ \t]*\d+[ \t]*[munpf]?s[ \t]*"),
+    "default_nettype": re.compile(r"[ \t]*`default_nettype[ \t]+(none|wire)[ \t]*"),
+}
 ALLOWED_ATTRIBUTES = {"keep", "syn_keep", "ram_style", "ramstyle", "syn_ramstyle", "rom_style", "romstyle",
                       "syn_romstyle", "ram_block", "rom_block", "logic_block"}
 _ESCAPED_BAD = set('/*"`\\')
@@ -127,8 +132,11 @@ def _problem(kind: str, text: str, last: str, pre: str, pos: int) -> str | None:
         if name == "include":
             return "`include is not allowed in a candidate"
         if name not in ALLOWED_DIRECTIVES:
-            return (f"the compiler directive `{text}` is left after preprocessing; only `timescale, "
-                    "`default_nettype, `celldefine and `endcelldefine may remain in a candidate")
+            return (f"the compiler directive {text} is left after preprocessing; only `timescale and "
+                    "`default_nettype may remain in a candidate")
+        if not ALLOWED_DIRECTIVES[name].fullmatch(_line_without_comments(pre, pos)):
+            return (f"{text} must stand alone on its line, as `timescale 1ns/1ps or "
+                    "`default_nettype none (or wire)")
     if kind == "escaped":
         body = text[1:]
         if not body or not all(c.isascii() and c.isprintable() and c not in _ESCAPED_BAD for c in body):
@@ -149,6 +157,13 @@ def _problem(kind: str, text: str, last: str, pre: str, pos: int) -> str | None:
     if kind == "attr" and not (text == "(*" and last == "@"):
         return _attribute_problem(pre, pos)
     return None
+
+
+def _line_without_comments(pre: str, pos: int) -> str:
+    start = pre.rfind("\n", 0, pos) + 1
+    end = pre.find("\n", pos)
+    line = pre[start:end if end >= 0 else len(pre)]
+    return re.sub(r"/\*.*?\*/|/\*.*$|//.*$", " ", line)
 
 
 def _attribute_problem(pre: str, pos: int) -> str | None:
