@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from . import loop_cli
+from . import loop_cli, sandbox
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
@@ -76,6 +76,7 @@ def _table(report: ScoreReport) -> Table:
 
 
 def cmd_score(args) -> int:
+    sandbox.ensure()
     tasks = _tasks(args.tasks)
     folder = Path(args.candidates) if args.candidates else None
     if folder is not None and not folder.is_dir():
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--jobs must be at least 1")
     try:
         return args.func(args)
-    except TaskError as e:
+    except (TaskError, sandbox.SandboxUnavailable) as e:
         print(f"bench: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

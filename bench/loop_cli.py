@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from . import sandbox
 from .inspect_log import is_inspect_log, load_logs
 from .loop import Loop, LoopError, Run, RunSpec
 from .models import SPECS, ModelError, get_model
@@ -66,13 +67,14 @@ def cmd_loop(args) -> int:
     safe = args.model.replace(":", "-").replace("/", "_")
     out = Path(args.out or f"runs/{safe}-{args.lang}")
     try:
+        sandbox.ensure()
         model = get_model(args.model, base_url=args.base_url)
         spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, spec_stubs=args.spec_stubs,
                        samples=args.samples, temperature=args.temperature, seed=args.seed,
                        endpoint=getattr(model, "base_url", None))
         run = (Run.resume if args.resume else Run.create)(out, spec)
         rec = Loop(run, model, tasks).go(args.jobs)
-    except (ModelError, LoopError) as e:
+    except (ModelError, LoopError, sandbox.SandboxUnavailable) as e:
         print(f"bench loop: {e}", file=sys.stderr)
         return 2
     c = counts(rec, out.name)

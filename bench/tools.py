@@ -1,7 +1,9 @@
-"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp): the one place they are looked up.
+"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp; bubblewrap's
+bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits): the one place
+they are looked up.
 
-Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP) when that is set, else from
-PATH. Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
+Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT) when that
+is set, else from PATH. Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
 the minimal environment to run the tools in, so that no API keys or other secrets reach them.
 """
 
@@ -14,10 +16,14 @@ import shutil
 import subprocess
 
 # Tool name -> the environment variable that may point at its binary.
-ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP"}
+ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP", "bwrap": "BWRAP",
+                            "prlimit": "PRLIMIT"}
+# Tool name -> the Debian package that has it.
+PACKAGES: dict[str, str] = {"yosys": "yosys", "iverilog": "iverilog", "vvp": "iverilog", "bwrap": "bubblewrap",
+                            "prlimit": "util-linux"}
 
 _INSTALL_HINT = (
-    "Install with `apt-get install iverilog yosys` (Debian) or `make setup`, "
+    "Install with `apt-get install {package}` (Debian) or `make setup`, "
     "or set {var} to the path of the {name} binary."
 )
 
@@ -26,6 +32,8 @@ _VERSION_RES: dict[str, re.Pattern[str]] = {
     "yosys": re.compile(r"^(Yosys \S+)"),
     "iverilog": re.compile(r"^(Icarus Verilog version \S+(?: \([^()]*\))?)"),
     "vvp": re.compile(r"^(Icarus Verilog runtime version \S+(?: \([^()]*\))?)"),
+    "bwrap": re.compile(r"^(bubblewrap \S+)"),
+    "prlimit": re.compile(r"^prlimit from (util-linux \S+)"),
 }
 
 VERSION_TIMEOUT_S = 10
@@ -39,7 +47,8 @@ class ToolMissing(Exception):
         if reason is None:
             path = os.environ.get("PATH", "")
             reason = f"{name} not found: {var} is not set and {name} is not on PATH ({path})."
-        super().__init__(f"{reason} {_INSTALL_HINT.format(var=var, name=name)}")
+        hint = _INSTALL_HINT.format(package=PACKAGES.get(name, name), var=var, name=name)
+        super().__init__(f"{reason} {hint}")
         self.name = name
 
 
@@ -51,9 +60,9 @@ def _env_var(name: str) -> str:
 
 
 def find_tool(name: str) -> str:
-    """Return the path of tool `name` ("yosys", "iverilog" or "vvp"), or raise ToolMissing.
+    """Return the path of tool `name` (a key of ENV_VARS), or raise ToolMissing.
 
-    The environment variable (YOSYS, IVERILOG, VVP) wins when set; it must name an executable file.
+    The environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT) wins when set; it must name an executable file.
     Otherwise the tool is looked up on PATH.
     """
     var = _env_var(name)
@@ -65,20 +74,21 @@ def find_tool(name: str) -> str:
     found = shutil.which(name)
     if found is None:
         raise ToolMissing(name)
-    return found
+    return os.path.abspath(found)
 
 
 @functools.cache
 def tool_version(name: str) -> str:
     """Return a short version string such as "Yosys 0.23" or "Icarus Verilog version 11.0 (stable)".
 
-    Runs `TOOL -V` once per process (cached). Returns "unknown" when the tool runs but its output
-    cannot be parsed or it does not answer within 10 s; raises ToolMissing when it is not found.
+    Runs `TOOL -V` (`--version` for bwrap and prlimit) once per process (cached). Returns "unknown" when the tool
+    runs but its output cannot be parsed or it does not answer within 10 s; raises ToolMissing
+    when it is not found.
     """
     path = find_tool(name)
     try:
         proc = subprocess.run(
-            [path, "-V"],
+            [path, "--version" if name in ("bwrap", "prlimit") else "-V"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
