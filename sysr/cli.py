@@ -1,4 +1,4 @@
-"""The `sysr` command line: `sysr check FILE` and `sysr lower FILE`.
+"""The `sysr` command line: `sysr check FILE` and `sysr lower [--formal] FILE`.
 
 Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage, tool or internal error.
 An exception that escapes the checker is a bug: it is reported as one, with exit status 2.
@@ -86,9 +86,13 @@ def _write_vcd(outcome, path: str) -> None:
 
 
 def cmd_lower(args) -> int:
-    from .lower import lower_text
+    from .lower import FormalUnsupported, lower_text
     text = _read(args.file)
-    code, diags = lower_text(text, Path(args.file).name)
+    try:
+        code, diags = lower_text(text, Path(args.file).name, formal=args.formal)
+    except FormalUnsupported as e:
+        print(f"sysr: error: {args.file}: {e}", file=sys.stderr)
+        return 2
     if code is None:
         for d in diags:
             print(render(d, args.file, text), file=sys.stderr)
@@ -125,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "(static checks only; run `sysr check` for the proofs).")
     lo.add_argument("file")
     lo.add_argument("-o", "--output", metavar="OUT.v", help="write here instead of standard output")
+    lo.add_argument("--formal", action="store_true",
+                    help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
+                         "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")
     lo.set_defaults(func=cmd_lower)
     return p
 

@@ -81,9 +81,9 @@ class Unrolling:
     def valid(self, t: int, state_too: bool) -> list:
         enc = self.cycle(t)
         out = [enum_valid(enc.vars[n], ty, self.sys) for n, ty in self.sys.enum_inputs]
-        if state_too:
+        if state_too:  # only the registers that hold a variant in every reachable state
             for sv in self.sys.state:
-                if sv.ty.kind == "enum" and sv.size is None:
+                if sv.name in self.sys.enum_state:
                     out.append(enum_valid(enc.vars[sv.name], sv.ty, self.sys))
         return out
 
@@ -117,17 +117,7 @@ class Prover:
                 p.text = self.snippet(p.text_span or p.span)
 
     def snippet(self, span: Span) -> str:
-        """The source text under a span, on one line (whitespace runs folded)."""
-        if not (1 <= span.line <= span.end_line <= len(self.lines)):
-            return ""
-        if span.line == span.end_line:
-            text = self.lines[span.line - 1][span.column - 1: span.end_column - 1]
-        else:
-            parts = [self.lines[span.line - 1][span.column - 1:]]
-            parts += self.lines[span.line: span.end_line - 1]
-            parts.append(self.lines[span.end_line - 1][: span.end_column - 1])
-            text = " ".join(parts)
-        return " ".join(text.split())
+        return E.source_snippet(self.lines, span)
 
     # ---- formatting ----------------------------------------------------------------------
     def fmt(self, value, ty: Ty | None) -> str:
