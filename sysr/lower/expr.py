@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import syntax as S
 from ..model import Design, Local, Signal
-from ..types import (Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
+from ..types import (BOOL, Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
                      op_unary, popcount_width, to_signed)
 from .ir import Assign, Gen
 from .names import Names
@@ -228,6 +228,10 @@ class Exprs:
         if folded:
             return folded
         op, flags = e.op, self.flags((l, r))
+        if op in ("&&", "||", "==>") and l.loopy and l.value is not None:
+            # a left side built from a loop (or quantified) variable decides or drops out
+            decides = l.value == (1 if op == "||" else 0)
+            return const_v(int(op != "&&"), BOOL, loopy=True) if decides else r
         if op == "==>":
             return self.binop("||", V("!" + unary_operand(l), UNARY, 1), r, 1, value)
         if op in ("<<", ">>") and r.value is not None and r.value >= ty.width:

@@ -78,9 +78,9 @@ class FormalLowering(ModuleLowering):
         generated = [(n, g) for n, g in used if id(g) not in hist]  # history is declared with comments
 
         ghost_decls = [self.declaration(s) for s in ghosts if not s.is_port]
-        sections = [["// Ghost state and logic: they exist only for the proof."] + ghost_decls
-                    if ghost_decls else [],
-                    self.generated_decls(generated), self.functions(generated)]
+        decls = ghost_decls + self.generated_decls(generated)
+        sections = [(["// Ghost state and logic: they exist only for the proof."] if ghost_decls else [])
+                    + decls, self.functions(generated)]
         sections += ghost_logic + [history, initial] + shadows + [props]
         intro = [INDENT + "// For formal verification (yosys read_verilog -formal, SymbiYosys): the "
                  "properties `sysr check` proves,",

@@ -55,8 +55,8 @@ class FormalExprs(Exprs):
 
     # ---- index obligations -----------------------------------------------------------------
     def index_used(self, i: V, limit: int, ctx: Ctx, what: str, span) -> None:
-        if not self.collect or ctx.guard is None:
-            return
+        if not self.collect or ctx.guard is None or ctx.guard.value == 0:
+            return  # not checking, or never evaluated
         if i.value is not None:
             if i.value < limit:
                 return
