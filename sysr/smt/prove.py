@@ -23,6 +23,7 @@ from ..evaluate import ArrayValue, Evaluator
 from ..model import Design
 from ..syntax import Span
 from ..types import Ty, to_signed
+from .cone import state_cone
 from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
@@ -34,10 +35,10 @@ class VerifierBug(Exception):
     """The verifier contradicted itself (e.g. a trace that does not replay): a bug in sysr."""
 
 
-def make_solver(timeout_s: float) -> z3.Solver:
-    """The one place solvers are made: a fresh context, fixed seeds and a per-query timeout, so
-    that verdicts and traces do not depend on what ran before in the same process."""
-    ctx = z3.Context()
+def make_solver(timeout_s: float, ctx: z3.Context | None = None) -> z3.Solver:
+    """The one place solvers are made: a fresh context (unless one is given), fixed seeds and a
+    per-query timeout, so that verdicts and traces do not depend on what ran before."""
+    ctx = ctx or z3.Context()
     s = z3.SolverFor(SOLVER_LOGIC, ctx=ctx) if SOLVER_LOGIC else z3.Solver(ctx=ctx)
     s.set("timeout", max(1, int(timeout_s * 1000)))
     s.set("random_seed", 0)
@@ -61,9 +62,11 @@ class Unrolling:
             self.encs.append(CycleEncoder(self.sys, v, self.ctx))
         return self.encs[t]
 
-    def transition(self, t: int) -> list:
+    def transition(self, t: int, names: set[str] | None = None) -> list:
+        """Cycle t to t+1, of every state variable or of those in `names`."""
         cur, nxt = self.cycle(t), self.cycle(t + 1)
-        return [arrays_equal(nxt.vars[sv.name], cur.enc(sv.next)) for sv in self.sys.state]
+        return [arrays_equal(nxt.vars[sv.name], cur.enc(sv.next)) for sv in self.sys.state
+                if names is None or sv.name in names]
 
     def init(self) -> list:
         enc = self.cycle(0)
@@ -218,9 +221,15 @@ class Prover:
             # No state: every cycle is the same function of its inputs, so cycle 0 decides.
             k = depth = 1
         self.bmc_init()
-        if not self.bmc(0, k, range(len(self.verdicts))):
+        if not self.bmc(0, 1, range(len(self.verdicts))):
             return self.diags, self.json()
-        failed = self.induction(k)
+        # What holds in any state, or one cycle after any state, needs no more bounded cycles and
+        # no induction: settle it on those small problems first.
+        settled = self.settle(k)
+        rest = [i for i, v in enumerate(self.verdicts) if id(v) not in settled]
+        if not self.bmc(1, k, rest):
+            return self.diags, self.json()
+        failed = self.induction(k, settled)
         proven = [i for i, v in enumerate(self.verdicts) if v.status == "proven" and id(v) not in failed]
         pending = [i for i, v in enumerate(self.verdicts) if id(v) in failed]
         for i in proven:  # true in every reachable state: facts for the deeper search
@@ -236,12 +245,69 @@ class Prover:
 
     def bmc_init(self) -> None:
         s = make_solver(self.opts.timeout)
-        self.bmc_solver = s
+        self.bmc_solver = s  # incremental, for whether the requirements can hold (V001, with a core)
         self.bmc_un = Unrolling(self.sys, "", s.ctx)
         self.bmc_lits = [z3.Bool(f"requires#{j}", s.ctx) for j in range(len(self.sys.requires))]
+        init = self.bmc_un.init()
+        self.bmc_built: list[list] = []  # per cycle, the unrolling of the whole design (cycle 0: and the reset state)
+        self.bmc_pending: list = []  # the cycles added but not built yet
         self.facts: list[E.Prop] = []
-        self.fact_lits: list = []  # one per cycle where the facts are asserted
-        s.add(*self.bmc_un.init())
+        self.requires_cone = state_cone(self.sys, [r.expr for r in self.sys.requires])
+        s.add(*init)
+        self.bmc_init_terms = init
+        self.bmc_cycles = 0  # cycles 0..bmc_cycles-1 are in the unrolling
+        # Requirements that read no state constrain each cycle's own inputs only: if they can hold
+        # in cycle 0 they can in every cycle, whatever happened before.
+        self.requires_read_state = bool(self.requires_cone)
+
+    def extend(self) -> bool:
+        """Add the next cycle to the bounded unrolling; False when the requirements cannot hold
+        in it (V001) or the solver cannot tell (V003)."""
+        s, un, lits, t = self.bmc_solver, self.bmc_un, self.bmc_lits, self.bmc_cycles
+        self.bmc_cycles += 1
+        facts = list(self.facts)
+        self.bmc_pending.append(lambda: self.full_cycle(t, facts))
+        if t > 0:  # the requirements' own cone is all that decides whether they can hold
+            s.add(*un.transition(t - 1, self.requires_cone))
+        s.add(*un.valid(t, state_too=False))
+        for lit, r in zip(lits, self.sys.requires):
+            s.add(z3.Implies(lit, un.prop(r, t)))
+        if t > 0 and not self.requires_read_state:
+            return True
+        res = s.check(*lits)
+        if res == z3.unsat:
+            self.vacuous(s.unsat_core(), lits, t)
+            return False
+        if res == z3.unknown:
+            self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
+                                            f"requirements can hold in cycle {t} ({s.reason_unknown()})",
+                                    self.d.module.name_span, "raise --timeout, or simplify the requirements"))
+            return False
+        return True
+
+    def full_cycle(self, t: int, facts: list) -> list:
+        """The whole design's cycle t of the bounded unrolling, with the facts known then."""
+        un = self.bmc_un
+        out = (un.transition(t - 1) if t > 0 else []) + un.valid(t, state_too=False)
+        out += [un.prop(r, t) for r in self.sys.requires]
+        if facts:
+            out.append(z3.And([un.prop(f, t) for f in facts]))
+        return out
+
+    def terms_to(self, t: int) -> list:
+        """The bounded unrolling of cycles 0..t, built when a property query first needs it."""
+        while self.bmc_pending and len(self.bmc_built) <= t:
+            self.bmc_built.append(self.bmc_pending.pop(0)())
+        return [x for cyc in self.bmc_built[:t + 1] for x in cyc]
+
+    def decide(self, terms: list, goal, timeout_s: float | None = None):
+        """One query in a solver of its own: z3's one-shot bit-vector tactics are much faster
+        than its incremental core on these. (result, model or None, reason when unknown)."""
+        s = make_solver(self.opts.timeout if timeout_s is None else timeout_s, goal.ctx)
+        s.add(*terms)
+        s.add(goal)
+        res = s.check()
+        return res, (s.model() if res == z3.sat else None), (s.reason_unknown() if res == z3.unknown else "")
 
     def bmc(self, start: int, stop: int, indexes) -> bool:
         """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the
@@ -249,30 +315,16 @@ class Prover:
         requirements cannot be met (nothing else is meaningful then)."""
         s, un, lits = self.bmc_solver, self.bmc_un, self.bmc_lits
         active = [k for k in indexes if self.verdicts[k].status == "proven"]
+        if start > 0 and not active and not self.requires_read_state:
+            return True  # nothing left to check in these cycles
         for t in range(start, stop):
-            if t > 0:
-                s.add(*un.transition(t - 1))
-            s.add(*un.valid(t, state_too=False))
-            for lit, r in zip(lits, self.sys.requires):
-                s.add(z3.Implies(lit, un.prop(r, t)))
-            res = s.check(*lits)
-            if res == z3.unsat:
-                self.vacuous(s.unsat_core(), lits, t)
-                return False
-            if res == z3.unknown:
-                self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
-                                                f"requirements can hold in cycle {t} ({s.reason_unknown()})",
-                                        self.d.module.name_span, "raise --timeout, or simplify the requirements"))
-                return False
-            if self.facts:
-                lit = z3.Bool(f"facts#{t}", s.ctx)
-                s.add(z3.Implies(lit, z3.And([un.prop(f, t) for f in self.facts])))
-                self.fact_lits.append(lit)
+            while self.bmc_cycles <= t:
+                if not self.extend():
+                    return False
             while active:
-                q = z3.Bool(f"bad#{t}#{len(active)}", s.ctx)
-                s.add(z3.Implies(q, z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])))
+                goal = z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])
                 t0 = time.perf_counter()
-                res = s.check(*lits, *self.fact_lits, q)
+                res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t), goal)
                 spent = time.perf_counter() - t0
                 for k in active:
                     self.verdicts[k].time_s += spent / len(active)
@@ -283,10 +335,9 @@ class Prover:
                     active = self.one_by_one(active, t)  # isolate the hard property
                     break  # every property is decided for this cycle
                 if res == z3.unknown:
-                    self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", s.reason_unknown())
+                    self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", reason)
                     active = []
                     break
-                model = s.model()
                 failed = [k for k in active if z3.is_false(model.eval(un.prop(self.verdicts[k].prop, t),
                                                                       model_completion=True))]
                 if not failed:
@@ -302,14 +353,15 @@ class Prover:
     def one_by_one(self, active: list[int], t: int) -> list[int]:
         """After a combined query came back unknown: decide each property alone at cycle t.
         Unknown gives V003, a counterexample gives V002; returns the properties still standing."""
-        s, un = self.bmc_solver, self.bmc_un
+        un = self.bmc_un
         keep = []
         for k in active:
-            res = s.check(*self.bmc_lits, *self.fact_lits, z3.Not(un.prop(self.verdicts[k].prop, t)))
+            res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t),
+                                             z3.Not(un.prop(self.verdicts[k].prop, t)))
             if res == z3.unknown:
-                self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
+                self.give_up(self.verdicts[k], f"bounded check at cycle {t}", reason)
             elif res == z3.sat:
-                self.refuted(self.verdicts[k], self.replay(s.model(), un, t, free_all=False), t)
+                self.refuted(self.verdicts[k], self.replay(model, un, t, free_all=False), t)
             else:
                 keep.append(k)
         return keep
@@ -364,56 +416,69 @@ class Prover:
                             v.trace if same_as is None else None)
         self.diags.append(v.diag)
 
-    def induction(self, k: int) -> dict[int, tuple]:
+    def induction(self, k: int, settled: set[int]) -> dict[int, tuple]:
         """k-induction over the properties not refuted, as lemmas of each other; a lemma that
-        fails is dropped until the rest prove each other. Returns the failures by id(verdict)."""
+        fails is dropped until the rest prove each other (the `settled` ones hold in every
+        reachable state already: lemmas only). Returns the failures by id(verdict)."""
         candidates = [v for v in self.verdicts if v.status == "proven"]
         failed: dict[int, tuple] = {}
         if not candidates:
             return failed
-        s = make_solver(self.opts.timeout)
-        un = Unrolling(self.sys, "i", s.ctx)
+        un = self.free_unrolling()
+        base: list = []
         for t in range(k + 1):
-            s.add(*un.valid(t, state_too=True))
-            for r in self.sys.requires:
-                s.add(un.prop(r, t))
+            base += un.valid(t, state_too=True)
+            base += [un.prop(r, t) for r in self.sys.requires]
             if t < k:
-                s.add(*un.transition(t))
-        lemma_lits = {id(v): z3.Bool(f"lemma#{i}", s.ctx) for i, v in enumerate(candidates)}
-        for v in candidates:
-            for t in range(k):
-                s.add(z3.Implies(lemma_lits[id(v)], un.prop(v.prop, t)))
-        # Properties that hold in every state (facts about one cycle's values) need no induction:
-        # settle them first on a one-cycle problem, so that the whole unrolling cannot make an
-        # easy property time out.
-        settled = self.hold_everywhere(candidates)
+                base += un.transition(t)
+        lemma_terms = {id(v): [un.prop(v.prop, t) for t in range(k)] for v in candidates}
         lemmas = list(candidates)
         changed = True
         while changed:
             changed = False
             for v in [x for x in lemmas if id(x) not in settled]:
+                assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
                 t0 = time.perf_counter()
-                res = s.check(*[lemma_lits[id(x)] for x in lemmas], z3.Not(un.prop(v.prop, k)))
+                res, model, reason = self.decide(base + assumed, z3.Not(un.prop(v.prop, k)))
                 v.time_s += time.perf_counter() - t0
                 if res == z3.unsat:
                     continue
                 lemmas.remove(v)
                 changed = True
                 if res == z3.unknown:
-                    self.give_up(v, f"induction step (k={k})", s.reason_unknown())
+                    self.give_up(v, f"induction step (k={k})", reason)
                 else:
-                    failed[id(v)] = (v, s.model(), un)
+                    failed[id(v)] = (v, model, un)
         return failed
 
-    def hold_everywhere(self, candidates: list[Verdict]) -> set[int]:
-        """The ids of the properties that hold in any state under the requirements (one free cycle),
-        each checked with a short time limit."""
-        s = make_solver(min(self.opts.timeout, QUICK_S))
-        un = Unrolling(self.sys, "e", s.ctx)
-        s.add(*un.valid(0, state_too=True))
-        for r in self.sys.requires:
-            s.add(un.prop(r, 0))
-        return {id(v) for v in candidates if s.check(z3.Not(un.prop(v.prop, 0))) == z3.unsat}
+    def free_unrolling(self) -> Unrolling:
+        """Cycles from an arbitrary state (induction and `settle`), built once."""
+        if getattr(self, "_free", None) is None:
+            self._free = Unrolling(self.sys, "i", z3.Context())
+        return self._free
+
+    def settle(self, k: int) -> set[int]:
+        """The ids of the properties not refuted in cycle 0 that hold in any state under the
+        requirements, or (when k > 1) in any state one cycle after any state: then, with cycle 0
+        checked from reset, they hold in every reachable state. Each query has a short time limit."""
+        candidates = [v for v in self.verdicts if v.status == "proven"]
+        settled: set[int] = set()
+        timeout = min(self.opts.timeout, QUICK_S)
+        un = self.free_unrolling()
+        for steps in (0, 1) if k > 1 and self.sys.state else (0,):
+            base: list = []
+            for t in range(steps + 1):
+                base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
+                if t < steps:
+                    base += un.transition(t)
+            for v in candidates:
+                if id(v) in settled:
+                    continue
+                t0 = time.perf_counter()
+                if self.decide(base, z3.Not(un.prop(v.prop, steps)), timeout)[0] == z3.unsat:
+                    settled.add(id(v))
+                v.time_s += time.perf_counter() - t0
+        return settled
 
     def not_inductive(self, v: Verdict, model, un: Unrolling, k: int) -> None:
         idx = self.verdicts.index(v)
