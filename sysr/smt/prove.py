@@ -433,23 +433,50 @@ class Prover:
                 base += un.transition(t)
         lemma_terms = {id(v): [un.prop(v.prop, t) for t in range(k)] for v in candidates}
         lemmas = list(candidates)
-        changed = True
-        while changed:
-            changed = False
-            for v in [x for x in lemmas if id(x) not in settled]:
-                assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
-                t0 = time.perf_counter()
-                res, model, reason = self.decide(base + assumed, z3.Not(un.prop(v.prop, k)))
-                v.time_s += time.perf_counter() - t0
-                if res == z3.unsat:
-                    continue
-                lemmas.remove(v)
-                changed = True
-                if res == z3.unknown:
-                    self.give_up(v, f"induction step (k={k})", reason)
-                else:
+        while True:
+            pending = [x for x in lemmas if id(x) not in settled]
+            if not pending:
+                break
+            assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
+            goal = z3.Or([z3.Not(un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
+            t0 = time.perf_counter()
+            res, model, reason = self.decide(base + assumed, goal, QUICK_S if len(pending) > 1 else None)
+            for v in pending:
+                v.time_s += (time.perf_counter() - t0) / len(pending)
+            if res == z3.unsat:
+                break
+            if res == z3.unknown and len(pending) > 1:
+                dropped = self.induction_each(pending, base + assumed, un, k, failed)
+            elif res == z3.unknown:
+                self.give_up(pending[0], f"induction step (k={k})", reason)
+                dropped = pending
+            else:  # a counterexample to induction: drop every lemma it breaks, try the rest again
+                dropped = [v for v in pending if z3.is_false(model.eval(un.prop(v.prop, k), model_completion=True))]
+                if not dropped:
+                    raise VerifierBug("a counterexample to induction violates no property")
+                for v in dropped:
                     failed[id(v)] = (v, model, un)
+            if not dropped:
+                break
+            lemmas = [x for x in lemmas if x not in dropped]
         return failed
+
+    def induction_each(self, pending: list[Verdict], terms: list, un: Unrolling, k: int,
+                       failed: dict[int, tuple]) -> list[Verdict]:
+        """After the query over all came back unknown: each property alone. Returns those that
+        fail (recorded in `failed`) or stay undecided (V003)."""
+        dropped = []
+        for v in pending:
+            t0 = time.perf_counter()
+            res, model, reason = self.decide(terms, z3.Not(un.prop(v.prop, k)))
+            v.time_s += time.perf_counter() - t0
+            if res == z3.sat:
+                failed[id(v)] = (v, model, un)
+            elif res == z3.unknown:
+                self.give_up(v, f"induction step (k={k})", reason)
+            if res != z3.unsat:
+                dropped.append(v)
+        return dropped
 
     def free_unrolling(self) -> Unrolling:
         """Cycles from an arbitrary state (induction and `settle`), built once."""
