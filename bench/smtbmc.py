@@ -90,9 +90,10 @@ def top_module(verilog_text: str) -> str:
 
 
 def formal_flow(verilog_text: str, depth: int, induction: int, workdir: Path,
-                timeout_s: float = 300.0, induction_always: bool = False) -> FlowResult:
+                timeout_s: float = 300.0, induction_always: bool = False, presat: bool = True) -> FlowResult:
     """Yosys, BMC to `depth` steps, then (if BMC passed, or always with induction_always)
-    k-induction with k = `induction`."""
+    k-induction with k = `induction`. `presat` also checks that the assumptions can hold in
+    each step (what tells a vacuous design, V001, apart)."""
     (workdir / "design.v").write_text(verilog_text)
     smt2 = "design.smt2"
     script = f"read_verilog -formal design.v; prep -top {top_module(verilog_text)}; write_smt2 {smt2}"
@@ -102,7 +103,7 @@ def formal_flow(verilog_text: str, depth: int, induction: int, workdir: Path,
         return FlowResult(prep, Stage("skipped"), Stage("skipped"))
     prep = Stage("passed", seconds=r.duration_s)
     t0 = time.perf_counter()
-    bmc = _smtbmc(["--presat", "-t", str(depth)], smt2, workdir, timeout_s)
+    bmc = _smtbmc((["--presat"] if presat else []) + ["-t", str(depth)], smt2, workdir, timeout_s)
     if bmc.status != "passed" and not induction_always:
         return FlowResult(prep, bmc, Stage("skipped"))
     ind = _smtbmc(["-i", "-t", str(induction)], smt2, workdir, max(1.0, timeout_s - (time.perf_counter() - t0)))
