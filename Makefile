@@ -11,9 +11,9 @@ STAMP  := $(VENV)/.installed
 # Yosys and Icarus (the scorer's exit status: 0 when all pass).
 DEMO_CMD ?= bin/bench score --lang verilog --jobs 2 && bin/bench score --lang sysr --jobs 2
 
-.PHONY: setup tools demo test clean
+.PHONY: setup tools tables demo test clean
 
-setup: $(STAMP) tools
+setup: $(STAMP) tools tables
 
 # Create the venv only if it is missing; a failed attempt leaves nothing half-made behind.
 $(VPY):
@@ -27,6 +27,11 @@ $(STAMP): pyproject.toml | $(VPY)
 
 tools:
 	@scripts/install-tools.sh
+
+# Save the parser's LALR tables beside the package so no start-up rebuilds them (see
+# sysr/front/tables.py); a no-op when the saved tables match the grammar.
+tables: $(STAMP)
+	@$(VPY) -P -m sysr.front.tables --quiet
 
 demo: setup
 	@$(DEMO_CMD)

@@ -70,7 +70,8 @@ def _table(report: ScoreReport) -> Table:
         stages = " ".join(s.stage for s in r.stages)
         spent = sum(s.duration_s for s in r.stages)
         style = "green" if r.result == "PASS" else ("yellow" if r.result == "tool-failure" else "red")
-        t.add_row(r.task, f"[{style}]{r.result}[/{style}]", stages, f"{spent:.2f}", detail)
+        shadow = f" (shadow: {r.shadow.result})" if r.shadow else ""
+        t.add_row(r.task, f"[{style}]{r.result}[/{style}]{shadow}", stages, f"{spent:.2f}", detail)
     return t
 
 

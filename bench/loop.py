@@ -1,10 +1,11 @@
-"""The write-check-repair loop: a model writes a design, is told what failed, and repairs it.
+"""The write-check-repair loop over a run: every task, every sample, recorded as it happens.
 
-The same rules in both languages: attempt 1 shows the task's prompt and its starting file;
-after a failure the model sees the result and its detail from the scorer and is asked for the
-whole corrected file; a task ends at the first PASS or when the budget is spent. Every attempt
-is written to `run.json` (atomically, after each attempt) and to a transcript per task, so a
-killed run loses nothing and `--resume` continues it without repeating finished attempts.
+A run folder holds `run.json` (the whole record, rewritten atomically after each attempt) and a
+transcript per sample (`<task>.transcript.md` for the first, `<task>-s<k>.transcript.md` for
+sample k after it), so a killed run loses nothing and `--resume` finishes the missing and
+unfinished samples without repeating an attempt. Each sample is its own conversation
+(`bench.conversation`); `--jobs` runs samples of all tasks in parallel, first samples first. A
+fatal model error (a refused key, an unknown model) stops the run from starting more work.
 """
 
 from __future__ import annotations
@@ -14,52 +15,20 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from string import Template
 
-from .extract import extract_code
-from .models import Message, Model, ModelError
-from .records import Attempt, RunRecord, TaskRun
+from .conversation import Settings, attempts, finished, system_prompt
+from .models import Model, ModelError
+from .records import RunRecord, Sample, TaskRun
 from .score import Scorer
 from .tasks import ROOT, Task
 from .tools import ToolMissing, tool_version
 
-PROMPTS = Path(__file__).parent / "prompts"
-LANG_NAME = {"sysr": "sysr", "verilog": "Verilog"}
-FENCE = {"sysr": "sysr", "verilog": "verilog"}
-
 
 class LoopError(Exception):
     """The loop cannot start or continue (incompatible --resume, unreadable run folder...)."""
-
-
-def template(name: str) -> Template:
-    return Template((PROMPTS / name).read_text())
-
-
-def system_prompt(lang: str) -> str:
-    if lang == "sysr":
-        reference = (ROOT / "docs" / "reference.md").read_text()
-        return template("system-sysr.md").substitute(reference=reference)
-    return template("system-verilog.md").substitute()
-
-
-def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
-    if lang == "verilog":
-        start_name = "iface.v"
-    else:
-        start_name = "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
-    return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=start_name,
-                                           start=task.text(start_name).rstrip(), fence=FENCE[lang],
-                                           lang_name=LANG_NAME[lang])
-
-
-def repair_message(lang: str, result: str, detail: str) -> str:
-    if result == "no-code":
-        return template("no-code.md").substitute(lang_name=LANG_NAME[lang])
-    return template("repair.md").substitute(result=result, detail=detail.strip(), lang_name=LANG_NAME[lang])
 
 
 def now() -> str:
@@ -86,8 +55,22 @@ def tool_versions() -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run is of. On --resume, samples, temperature and seed left as None take the record's."""
+
+    model: str
+    lang: str
+    budget: int
+    spec_stubs: bool = False
+    samples: int | None = None
+    temperature: float | None = None
+    seed: int | None = None
+    endpoint: str | None = None
+
+
 class Run:
-    """One run folder: run.json plus a transcript per task, written after every attempt."""
+    """One run folder: run.json plus a transcript per sample, written after every attempt."""
 
     def __init__(self, folder: Path, record: RunRecord) -> None:
         self.folder = folder
@@ -95,18 +78,20 @@ class Run:
         self.lock = threading.Lock()
 
     @classmethod
-    def create(cls, folder: Path, model: str, lang: str, budget: int, spec_stubs: bool) -> "Run":
+    def create(cls, folder: Path, spec: RunSpec) -> "Run":
         if (folder / "run.json").exists():
             raise LoopError(f"{folder}/run.json exists; use --resume to continue it or choose another --out")
         folder.mkdir(parents=True, exist_ok=True)
-        rec = RunRecord(model=model, lang=lang, budget=budget, spec_stubs=spec_stubs,
-                        tool_versions=tool_versions(), commit=project_commit(), started=now())
+        rec = RunRecord(model=spec.model, lang=spec.lang, budget=spec.budget, spec_stubs=spec.spec_stubs,
+                        samples=spec.samples or 1, temperature=spec.temperature, seed=spec.seed,
+                        endpoint=spec.endpoint, tool_versions=tool_versions(), commit=project_commit(),
+                        started=now())
         run = cls(folder, rec)
         run.save()
         return run
 
     @classmethod
-    def resume(cls, folder: Path, model: str, lang: str, budget: int, spec_stubs: bool) -> "Run":
+    def resume(cls, folder: Path, spec: RunSpec) -> "Run":
         path = folder / "run.json"
         if not path.is_file():
             raise LoopError(f"--resume: no {path}")
@@ -114,10 +99,18 @@ class Run:
             rec = RunRecord.model_validate_json(path.read_text())
         except ValueError as e:
             raise LoopError(f"--resume: {path} is not a run record: {e}") from None
-        if (rec.model, rec.lang, rec.spec_stubs) != (model, lang, spec_stubs):
+        if (rec.model, rec.lang, rec.spec_stubs) != (spec.model, spec.lang, spec.spec_stubs):
             raise LoopError(f"--resume: {path} is a run of {rec.model} in {rec.lang}"
                             f"{' with spec stubs' if rec.spec_stubs else ''}; the command asks for something else")
-        rec.budget = budget
+        for name, want, have in (("--temperature", spec.temperature, rec.temperature), ("--seed", spec.seed, rec.seed)):
+            if want is not None and want != have:
+                raise LoopError(f"--resume: {path} was run with {name} {have}; samples drawn with {want} "
+                                "would not belong to it")
+        if spec.samples is not None and spec.samples < rec.samples:
+            raise LoopError(f"--resume: {path} has {rec.samples} samples per task; --samples can add more, "
+                            "not take some away")
+        rec.samples = spec.samples or rec.samples
+        rec.budget = spec.budget
         rec.ended = None
         return cls(folder, rec)
 
@@ -128,27 +121,34 @@ class Run:
             tmp.write_text(data)
             os.replace(tmp, self.folder / "run.json")
 
-    def save_transcript(self, task: str) -> None:
+    def save_transcript(self, task: str, sample: Sample) -> None:
+        stem = task if sample.k == 1 else f"{task}-s{sample.k}"
         with self.lock:
-            text = transcript(self.record, self.record.tasks[task])
-            tmp = self.folder / f"{task}.transcript.md.tmp"
+            text = transcript(self.record, task, sample)
+            tmp = self.folder / f"{stem}.transcript.md.tmp"
             tmp.write_text(text)
-            os.replace(tmp, self.folder / f"{task}.transcript.md")
+            os.replace(tmp, self.folder / f"{stem}.transcript.md")
 
 
-def transcript(rec: RunRecord, tr: TaskRun) -> str:
-    lines = [f"# {tr.task}: {rec.model}, {rec.lang}", "",
-             f"solved: {'yes' if tr.solved else 'no'}; attempts: {len(tr.attempts)} of {rec.budget}", ""]
-    for a in tr.attempts:
+def transcript(rec: RunRecord, task: str, sample: Sample) -> str:
+    which = f", sample {sample.k} of {rec.samples}" if rec.samples > 1 else ""
+    lines = [f"# {task}: {rec.model}, {rec.lang}{which}", "",
+             f"solved: {'yes' if sample.solved else 'no'}; attempts: {len(sample.attempts)} of {rec.budget}", ""]
+    for a in sample.attempts:
         approx = " (approximate)" if a.tokens_approximate else ""
+        cached = f", {a.tokens_cached} of them cached" if a.tokens_cached else ""
         lines += [f"## attempt {a.n}: {a.result}", "",
-                  f"tokens in {a.tokens_in}, out {a.tokens_out}{approx}; model {a.model_s:.1f} s, "
+                  f"tokens in {a.tokens_in}{cached}, out {a.tokens_out}{approx}; model {a.model_s:.1f} s, "
                   f"scoring {a.score_s:.1f} s", "", "### to the model", "", a.feedback, "",
                   "### reply", "", a.reply, ""]
         if a.error:
             lines += ["### error", "", a.error, ""]
         elif a.result != "PASS":
             lines += ["### result", "", f"{a.result}", "", "```", a.detail, "```", ""]
+        if a.shadow is not None:
+            lines += ["### shadow simulation (not shown to the model)", "", a.shadow.result, ""]
+            if a.shadow.detail:
+                lines += ["```", a.shadow.detail, "```", ""]
     return "\n".join(lines)
 
 
@@ -159,72 +159,90 @@ class Loop:
         self.model = model
         self.tasks = tasks
         self.scorer = scorer or Scorer()
-        self.system = system_prompt(run.record.lang)
+        rec = run.record
+        self.settings = Settings(lang=rec.lang, budget=rec.budget, spec_stubs=rec.spec_stubs,
+                                 temperature=rec.temperature)
+        self.system = system_prompt(rec.lang)
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
+        self.stop = threading.Event()
 
-    def messages(self, task: Task, tr: TaskRun) -> list[Message]:
-        """The conversation so far, rebuilt from the record (so a resumed run continues it)."""
-        msgs: list[Message] = []
-        for a in tr.attempts:
-            msgs += [Message("user", a.feedback), Message("assistant", a.reply)]
-        return msgs
+    def label(self, task: Task, k: int) -> str:
+        return task.name if self.run.record.samples == 1 else f"{task.name} s{k}"
 
-    def next_feedback(self, task: Task, tr: TaskRun) -> str:
-        lang = self.run.record.lang
-        if not tr.attempts:
-            return first_message(task, lang, self.run.record.spec_stubs)
-        last = tr.attempts[-1]
-        return repair_message(lang, last.result, last.detail)
-
-    def run_task(self, task: Task) -> TaskRun:
+    def run_sample(self, task: Task, k: int) -> Sample:
+        """Finish sample k of a task, recording each attempt as it is scored."""
         rec = self.run.record
         with self.run.lock:
             tr = rec.tasks.setdefault(task.name, TaskRun(task=task.name))
-        while not tr.solved and len(tr.attempts) < rec.budget:
-            n = len(tr.attempts) + 1
-            feedback = self.next_feedback(task, tr)
-            msgs = self.messages(task, tr) + [Message("user", feedback)]
-            t0 = time.perf_counter()
-            try:
-                reply = self.model.complete(self.system, msgs, task.name, n)
-            except ModelError as e:
-                self.log(f"{task.name}: attempt {n}: model error: {e}")
-                raise
-            model_s = time.perf_counter() - t0
-            code = extract_code(reply.text, rec.lang)
-            t1 = time.perf_counter()
-            result = self.scorer.score(task, rec.lang, code)
-            attempt = Attempt(n=n, feedback=feedback, reply=reply.text, code=code, result=result.result,
-                              detail=result.detail if code is not None else "the reply had no fenced code block",
-                              stages=result.stages, tokens_in=reply.tokens_in, tokens_out=reply.tokens_out,
-                              tokens_approximate=reply.approximate, model_s=round(model_s, 3),
-                              score_s=round(time.perf_counter() - t1, 3))
+            sample = tr.sample(k)
+            if sample.seed is None and rec.seed is not None:
+                sample.seed = rec.seed + k - 1
+            sample.done = False
+        for attempt in attempts(self.model, self.scorer, task, self.settings, sample.attempts, k, sample.seed,
+                                self.system):
             with self.run.lock:
-                tr.attempts.append(attempt)
-                tr.solved = result.result == "PASS"
+                sample.attempts.append(attempt)
+                sample.solved = attempt.result == "PASS"
             self.run.save()
-            self.run.save_transcript(task.name)
-            self.log(f"{task.name}: attempt {n}: {result.result}")
+            self.run.save_transcript(task.name, sample)
+            self.log(f"{self.label(task, k)}: attempt {attempt.n}: {attempt.result}")
+            if self.stop.is_set():
+                return sample
         with self.run.lock:
-            tr.done = True
+            sample.done = True
+            tr.done = sum(s.done for s in tr.samples if s.k <= rec.samples) == rec.samples
         self.run.save()
-        return tr
+        return sample
+
+    def pending(self) -> list[tuple[Task, int]]:
+        """(task, sample) pairs left to do, first samples of every task first."""
+        rec = self.run.record
+        out = []
+        for k in range(1, rec.samples + 1):
+            for task in self.tasks:
+                tr = rec.tasks.get(task.name)
+                s = next((x for x in tr.samples if x.k == k), None) if tr else None
+                if s is None or not s.done or not finished(self.settings, s.attempts):
+                    out.append((task, k))
+        return out
 
     def go(self, jobs: int = 1) -> RunRecord:
         errors: list[str] = []
+        todo = self.pending()
+        for task in self.tasks:  # a raised --samples reopens tasks that were done
+            tr = self.run.record.tasks.get(task.name)
+            if tr is not None and any(t is task for t, _ in todo):
+                tr.done = False
+        self.run.save()  # before any prompt goes out, so no reader takes a reopened task for done
 
-        def one(task: Task) -> None:
+        finished_count = [0]
+
+        def one(item: tuple[Task, int]) -> None:
+            task, k = item
+            if self.stop.is_set():
+                return
             try:
-                self.run_task(task)
+                s = self.run_sample(task, k)
+                if s.done:
+                    with self.run.lock:
+                        finished_count[0] += 1
+                        n = finished_count[0]
+                    outcome = f"solved in {len(s.attempts)}" if s.solved else f"unsolved after {len(s.attempts)}"
+                    self.log(f"{self.label(task, k)}: {outcome} attempt(s) [{n}/{len(todo)} samples done]")
             except ModelError as e:
-                errors.append(f"{task.name}: {e}")
+                self.log(f"{self.label(task, k)}: model error: {e}")
+                errors.append(f"{self.label(task, k)}: {str(e).rstrip('.')}")
+                if e.fatal:
+                    self.stop.set()
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(one, self.tasks))
+            list(pool.map(one, todo))
         if not errors:
             self.run.record.ended = now()
         self.run.save()
         if errors:
-            raise LoopError("the model failed on: " + "; ".join(errors)
+            shown = "; ".join(errors[:5]) + (f"; and {len(errors) - 5} more" if len(errors) > 5 else "")
+            raise LoopError(("the model failed, so the run stopped: " if self.stop.is_set() else
+                             "the model failed on: ") + shown
                             + f". Everything done so far is in {self.run.folder}/run.json; rerun with --resume.")
         return self.run.record

@@ -6,8 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from .loop import Loop, LoopError, Run
-from .models import ModelError, get_model
+from .loop import Loop, LoopError, Run, RunSpec
+from .models import SPECS, ModelError, get_model
 from .summary import counts, load_run, render
 from .tasks import load_tasks
 
@@ -15,38 +15,58 @@ from .tasks import load_tasks
 def add_commands(sub) -> None:
     lp = sub.add_parser("loop", help="let a model write, check and repair designs",
                         description="A model writes each task's design, sees what failed, and repairs it, "
-                                    "under the same rules in sysr and Verilog. Every attempt is recorded in "
-                                    "OUT/run.json and OUT/<task>.transcript.md.")
-    lp.add_argument("--model", required=True, metavar="MODEL",
-                    help="anthropic:MODEL_ID, scripted:FILE or relay:DIR")
+                                    "under the same rules in sysr and Verilog. Each of --samples "
+                                    "conversations per task is recorded in OUT/run.json and "
+                                    "OUT/<task>[-s<k>].transcript.md.")
+    lp.add_argument("--model", required=True, metavar="MODEL", help=SPECS)
+    lp.add_argument("--base-url", metavar="URL",
+                    help="the API endpoint of an openai: model (default $OPENAI_BASE_URL, else OpenAI's); "
+                         "e.g. http://localhost:8000/v1 (vLLM), http://localhost:11434/v1 (Ollama), "
+                         "https://openrouter.ai/api/v1")
     lp.add_argument("--lang", choices=["sysr", "verilog"], required=True)
-    lp.add_argument("--budget", type=int, default=4, metavar="N", help="attempts per task (default 4)")
+    lp.add_argument("--budget", type=int, default=4, metavar="N", help="attempts per sample (default 4)")
+    lp.add_argument("--samples", type=int, metavar="N",
+                    help="independent conversations per task (default 1; on --resume, the run's own; "
+                         "a larger N adds samples)")
+    lp.add_argument("--temperature", type=float, metavar="T",
+                    help="sampling temperature sent with every request (default: not sent, the server's)")
+    lp.add_argument("--seed", type=int, metavar="S",
+                    help="sample k of every task is sent seed S+k-1 (where the server takes a seed)")
     lp.add_argument("--tasks", metavar="a,b", help="only these tasks")
-    lp.add_argument("--jobs", type=int, default=1, metavar="N", help="tasks in parallel")
+    lp.add_argument("--jobs", type=int, default=1, metavar="N", help="samples (of all tasks) in parallel")
     lp.add_argument("--spec-stubs", action="store_true", help="start sysr tasks from spec-stub.sysr where there is one")
     lp.add_argument("--out", metavar="DIR", help="run folder (default runs/<model>-<lang>)")
-    lp.add_argument("--resume", action="store_true", help="continue the run in --out")
+    lp.add_argument("--resume", action="store_true",
+                    help="continue the run in --out: finish its missing and unfinished samples")
     lp.set_defaults(func=cmd_loop)
-    sm = sub.add_parser("summary", help="counts from one run, or two side by side",
-                        description="Counts, never percentages: tasks, solved, solved on the first attempt, "
-                                    "attempts used, results by kind, tokens.")
+    sm = sub.add_parser("summary", help="counts and pass@k from one run, or several side by side",
+                        description="Counts, with the estimators beside them: tasks, solved, solved on the "
+                                    "first attempt, attempts used, results by kind, tokens; with samples, "
+                                    "n and c per task and pass@k; for sysr, the checker against the "
+                                    "testbench (caught, false alarm, missed, agreed).")
     sm.add_argument("runs", nargs="+", metavar="RUN", help="a run folder or its run.json")
-    sm.add_argument("--json", action="store_true")
+    sm.add_argument("--json", action="store_true", help="one JSON list, one object per run")
     sm.set_defaults(func=cmd_summary)
 
 
 def cmd_loop(args) -> int:
-    if args.budget < 1:
-        print("bench loop: --budget must be at least 1", file=sys.stderr)
+    for name in ("budget", "samples"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            print(f"bench loop: --{name} must be at least 1", file=sys.stderr)
+            return 2
+    if args.temperature is not None and args.temperature < 0:
+        print("bench loop: --temperature must not be negative", file=sys.stderr)
         return 2
     names = [n.strip() for n in args.tasks.split(",")] if args.tasks else None
     tasks = load_tasks(names)
     safe = args.model.replace(":", "-").replace("/", "_")
     out = Path(args.out or f"runs/{safe}-{args.lang}")
     try:
-        model = get_model(args.model)
-        open_run = Run.resume if args.resume else Run.create
-        run = open_run(out, args.model, args.lang, args.budget, args.spec_stubs)
+        model = get_model(args.model, base_url=args.base_url)
+        spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, spec_stubs=args.spec_stubs,
+                       samples=args.samples, temperature=args.temperature, seed=args.seed,
+                       endpoint=getattr(model, "base_url", None))
+        run = (Run.resume if args.resume else Run.create)(out, spec)
         rec = Loop(run, model, tasks).go(args.jobs)
     except (ModelError, LoopError) as e:
         print(f"bench loop: {e}", file=sys.stderr)

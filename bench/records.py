@@ -6,7 +6,7 @@ record is a contract: fields are added, never renamed.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 # Result names, in stage order. PASS is decided by Yosys and Icarus only.
 RESULTS = (
@@ -37,6 +37,19 @@ class StageResult(BaseModel):
     verdict: str  # "ok" or a result name
     duration_s: float
     detail: str = ""
+    codes: list[str] = Field(default_factory=list)  # check stage: the checker's error codes
+
+
+class Shadow(BaseModel):
+    """What the rest of the judge says about a sysr design the checker rejected on its proofs alone.
+
+    Recorded beside the result, never instead of it: a shadow PASS leaves the result
+    `check-failed`, and the model never sees it. `result` is a result name (PASS included).
+    """
+
+    result: str
+    detail: str = ""
+    stages: list[StageResult] = Field(default_factory=list)
 
 
 class CandidateResult(BaseModel):
@@ -44,6 +57,7 @@ class CandidateResult(BaseModel):
     lang: str
     result: str
     stages: list[StageResult] = Field(default_factory=list)
+    shadow: Shadow | None = None  # sysr, check-failed with only V-codes: the shadow simulation
 
     @property
     def detail(self) -> str:
@@ -82,30 +96,52 @@ def count(results: list[CandidateResult]) -> Counts:
 
 # ---- the loop's run records ------------------------------------------------------------------
 
-SCHEMA_VERSION = 1
+# 1: one conversation per task (TaskRun held attempts, solved, done).
+# 2: samples: TaskRun holds a list of Sample, each its own conversation; cache token counts; shadow.
+SCHEMA_VERSION = 2
 
 
 class Attempt(BaseModel):
-    n: int
+    n: int  # 1-based, within its sample
     feedback: str  # the user message that asked for this attempt
     reply: str
     code: str | None
     result: str
     detail: str
     stages: list[StageResult] = Field(default_factory=list)
-    tokens_in: int
+    tokens_in: int  # every prompt token, cached or not
     tokens_out: int
     tokens_approximate: bool
     model_s: float
     score_s: float
     error: str = ""  # a model backend that failed: the attempt did not happen
+    tokens_cached: int = 0  # of tokens_in: read from the server's prompt cache
+    tokens_cache_write: int = 0  # of tokens_in: written to the prompt cache (anthropic)
+    shadow: Shadow | None = None  # see Shadow; never shown to the model
+
+
+class Sample(BaseModel):
+    k: int  # 1-based sample number within its task
+    seed: int | None = None  # the seed sent with every request of this sample
+    attempts: list[Attempt] = Field(default_factory=list)
+    solved: bool = False
+    done: bool = False
 
 
 class TaskRun(BaseModel):
     task: str
-    attempts: list[Attempt] = Field(default_factory=list)
-    solved: bool = False
-    done: bool = False
+    samples: list[Sample] = Field(default_factory=list)
+    done: bool = False  # every sample of the run has finished
+
+    def sample(self, k: int) -> Sample:
+        """Sample k, created (empty) when the run has not started it yet."""
+        for s in self.samples:
+            if s.k == k:
+                return s
+        s = Sample(k=k)
+        self.samples.append(s)
+        self.samples.sort(key=lambda x: x.k)
+        return s
 
 
 class RunRecord(BaseModel):
@@ -118,4 +154,23 @@ class RunRecord(BaseModel):
     commit: str
     started: str
     ended: str | None = None
+    samples: int = 1  # conversations per task
+    temperature: float | None = None  # None: the backend's default (not sent)
+    seed: int | None = None  # sample k is sent seed + k - 1; None: no seed sent
+    endpoint: str | None = None  # the base URL an API backend was pointed at, when one was given
     tasks: dict[str, TaskRun] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data):
+        """Read a schema 1 record (one conversation per task) as a run of one sample."""
+        if isinstance(data, dict) and data.get("schema_version", SCHEMA_VERSION) < 2:
+            data = dict(data)
+            tasks = {}
+            for name, tr in (data.get("tasks") or {}).items():
+                sample = {"k": 1, "attempts": tr.get("attempts", []), "solved": tr.get("solved", False),
+                          "done": tr.get("done", False)}
+                tasks[name] = {"task": tr.get("task", name), "samples": [sample], "done": tr.get("done", False)}
+            data["tasks"] = tasks
+            data["schema_version"] = SCHEMA_VERSION
+        return data

@@ -8,7 +8,8 @@ Yosys elaborating it (latches, combinational loops, multiple drivers) and, for t
 temporary folder holding only what it needs, under `bench.run`'s limits; a tool that did not
 run is a `tool-failure`, never a verdict on the design. The testbench's verdict lines carry a
 per-run nonce, so a candidate that printed `PASS` would not be believed even if the guard
-missed it.
+missed it. A sysr design rejected on its proofs alone is still lowered and judged, as a shadow
+recorded beside the result (`bench.shadow`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sysr import __version__ as SYSR_VERSION
 from .guard import forbidden
 from .records import CandidateResult, StageResult
 from .run import RunResult, run_bounded
+from .shadow import proofs_only, shadow_of
 from .tasks import Task
 from .tools import ToolMissing, find_tool, tool_version
 from .verilog import PORTS_SCRIPT, PortInfo, compare_ports, ports_from_json
@@ -59,8 +61,9 @@ def short(text: str, lines: int = DETAIL_LINES) -> str:
 
 
 class Scorer:
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, shadow: bool = True) -> None:
         self.limits = limits or Limits()
+        self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (bench.shadow)
         self._iface: dict[str, list[PortInfo]] = {}
 
     # ---- stage helpers ---------------------------------------------------------------------
@@ -105,7 +108,9 @@ class Scorer:
         except json.JSONDecodeError:
             raise self._tool_failure("check", "sysr", res) from None
         if res.returncode == 1 and not data.get("accepted", True):
-            raise Failed(self._record("check", "sysr", res, "check-failed", short(data.get("text", ""), 80)))
+            stage = self._record("check", "sysr", res, "check-failed", short(data.get("text", ""), 80))
+            stage.codes = [d.get("code", "") for d in data.get("diagnostics", []) if d.get("severity") == "error"]
+            raise Failed(stage)
         if res.returncode != 0:
             raise self._tool_failure("check", "sysr", res)
         return self._record("check", "sysr", res, "ok")
@@ -244,6 +249,8 @@ class Scorer:
             except Failed as f:
                 result.stages.append(f.stage)
                 result.result = f.stage.verdict
+        if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
+            result.shadow = shadow_of(self, task, source)  # beside the result, never instead of it
         return result
 
     def _pipeline(self, task: Task, lang: str, source: str, work: Path, stages: list) -> None:

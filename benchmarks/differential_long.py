@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gen_designs import Generated, design_from_seed  # noqa: E402
-from sysr import syntax as S  # noqa: E402
-from sysr.parse import parse  # noqa: E402
+from sysr.front import syntax as S  # noqa: E402
+from sysr.front.parse import parse  # noqa: E402
 from sysr.pipeline import analyze  # noqa: E402
 from test_differential import (HAVE_ICARUS, check_one, harness_problems, known_bug, prepare,  # noqa: E402
                                report, run_differential, sim_report, unrolling_disagreements,

@@ -11,7 +11,6 @@ import json
 import os
 import sys
 import time
-import traceback
 from pathlib import Path
 
 from . import __version__
@@ -156,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 1
     except Exception:
+        import traceback
         print("sysr: internal error (this is a bug in sysr, not in your design):", file=sys.stderr)
         traceback.print_exc()
         return 2

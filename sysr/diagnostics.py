@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .syntax import Span
+from .front.syntax import Span
 
 
 class Severity(enum.IntEnum):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import syntax as S
+from .front import syntax as S
 from .model import Design, Local, Signal
 from .types import BOOL, BUILTINS, Ty, bits_for, uint
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import syntax as S
+from .front import syntax as S
 from .types import Ty
 
 # Signal kinds. Ports: in, out, out_reg, clock, reset, reset_n. Declarations: reg, mem (a

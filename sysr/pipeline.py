@@ -10,11 +10,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .check import check_names_types
 from .diagnostics import Diagnostic, Severity, sort_key
+from .front.check import check_names_types
+from .front.parse import parse
+from .front.structure import check_structure
 from .model import Design
-from .parse import parse
-from .structure import check_structure
 
 
 @dataclass

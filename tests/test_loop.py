@@ -1,6 +1,7 @@
 """The write-check-repair loop with offline models: repairs from the checker's diagnostics and
 from the failing test line, the budget, replies without code, the relay round trip, a killed
-run resumed, the anthropic backend against a fake server, and the summary's counts.
+run resumed, and the summary's counts (the API backends are in test_models.py, samples and
+pass@k in test_samples.py, shadow simulation in test_shadow.py).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
 
-from bench.loop import Loop, LoopError, Run
-from bench.models import Message, ModelError, get_model
+from bench.loop import Loop, LoopError, Run, RunSpec
+from bench.models import ModelError, get_model
 from bench.score import Limits, Scorer
 from bench.summary import counts, load_run, render
 from bench.tasks import load_tasks
@@ -55,13 +55,13 @@ def scripted(tmp_path: Path, replies: list[str]):
 
 
 def run_loop(tmp_path, toy, lang, replies, budget=4):
-    run = Run.create(tmp_path / "run", "scripted:test", lang, budget, False)
+    run = Run.create(tmp_path / "run", RunSpec("scripted:test", lang, budget))
     return Loop(run, scripted(tmp_path, replies), toy, Scorer(Limits(sim_s=10)), log=lambda m: None).go()
 
 
 def test_sysr_proof_failure_repaired_from_the_diagnostics(tmp_path, toy) -> None:
     rec = run_loop(tmp_path, toy, "sysr", [block(WRONG_S, "sysr"), block(GOOD_S, "sysr")])
-    tr = rec.tasks["toy"]
+    tr = rec.tasks["toy"].samples[0]
     assert [a.result for a in tr.attempts] == ["check-failed", "PASS"] and tr.solved
     repair = tr.attempts[1].feedback
     assert "Result: check-failed" in repair and "V002" in repair and "trace from reset" in repair
@@ -71,7 +71,7 @@ def test_sysr_proof_failure_repaired_from_the_diagnostics(tmp_path, toy) -> None
 
 def test_verilog_wrong_output_repaired_from_the_failing_line(tmp_path, toy) -> None:
     rec = run_loop(tmp_path, toy, "verilog", [block(WRONG_V, "verilog"), block(GOOD_V, "verilog")])
-    tr = rec.tasks["toy"]
+    tr = rec.tasks["toy"].samples[0]
     assert [a.result for a in tr.attempts] == ["wrong-output", "PASS"]
     assert "FAIL cycle" in tr.attempts[1].feedback and "Result: wrong-output" in tr.attempts[1].feedback
     assert "iface.v" in tr.attempts[0].feedback
@@ -79,13 +79,13 @@ def test_verilog_wrong_output_repaired_from_the_failing_line(tmp_path, toy) -> N
 
 def test_budget_is_respected(tmp_path, toy) -> None:
     rec = run_loop(tmp_path, toy, "verilog", [block(WRONG_V, "verilog")] * 5, budget=2)
-    tr = rec.tasks["toy"]
+    tr = rec.tasks["toy"].samples[0]
     assert len(tr.attempts) == 2 and not tr.solved and tr.done
 
 
 def test_reply_without_code_is_an_attempt(tmp_path, toy) -> None:
     rec = run_loop(tmp_path, toy, "verilog", ["I would use a counter.", block(GOOD_V, "v")])
-    tr = rec.tasks["toy"]
+    tr = rec.tasks["toy"].samples[0]
     assert [a.result for a in tr.attempts] == ["no-code", "PASS"]
     assert tr.attempts[0].code is None and "no fenced code block" in tr.attempts[1].feedback
 
@@ -93,7 +93,7 @@ def test_reply_without_code_is_an_attempt(tmp_path, toy) -> None:
 def test_relay_round_trip(tmp_path, toy) -> None:
     relay = tmp_path / "relay"
     model = get_model(f"relay:{relay}")
-    run = Run.create(tmp_path / "run", f"relay:{relay}", "verilog", 3, False)
+    run = Run.create(tmp_path / "run", RunSpec(f"relay:{relay}", "verilog", 3))
     answers = [block(WRONG_V, "verilog"), block(GOOD_V, "verilog")]
     seen = []
 
@@ -109,7 +109,7 @@ def test_relay_round_trip(tmp_path, toy) -> None:
     t.start()
     rec = Loop(run, model, toy, Scorer(Limits(sim_s=10)), log=lambda m: None).go()
     t.join(5)
-    tr = rec.tasks["toy"]
+    tr = rec.tasks["toy"].samples[0]
     assert [a.result for a in tr.attempts] == ["wrong-output", "PASS"]
     assert [m["role"] for m in seen[1]["messages"]] == ["user", "assistant", "user"]
     assert "Verilog-2005" in seen[0]["system"]
@@ -128,13 +128,13 @@ def test_killed_run_resumes_without_repeating_attempts(tmp_path, tasks_dir) -> N
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     rec = json.loads((out / "run.json").read_text())
-    assert [a["result"] for a in rec["tasks"]["toy"]["attempts"]] == ["wrong-output"]
+    assert [a["result"] for a in rec["tasks"]["toy"]["samples"][0]["attempts"]] == ["wrong-output"]
     first_prompt = (relay / "toy-1.prompt.json").stat().st_mtime_ns
     (relay / "toy-2.reply.txt").write_text(block(GOOD_V, "verilog"))
     done = subprocess.run(argv + ["--resume"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     rec = json.loads((out / "run.json").read_text())
-    assert [a["result"] for a in rec["tasks"]["toy"]["attempts"]] == ["wrong-output", "PASS"]
+    assert [a["result"] for a in rec["tasks"]["toy"]["samples"][0]["attempts"]] == ["wrong-output", "PASS"]
     assert rec["ended"] and (relay / "toy-1.prompt.json").stat().st_mtime_ns == first_prompt
 
 
@@ -146,65 +146,13 @@ def wait_for(path: Path, timeout: float = 60) -> None:
 
 
 def test_model_failure_keeps_what_was_done(tmp_path, toy) -> None:
-    run = Run.create(tmp_path / "run", "scripted:x", "verilog", 4, False)
+    run = Run.create(tmp_path / "run", RunSpec("scripted:x", "verilog", 4))
     with pytest.raises(LoopError, match="--resume"):
         Loop(run, scripted(tmp_path, [block(WRONG_V, "verilog")]), toy, log=lambda m: None).go()
     rec = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert len(rec["tasks"]["toy"]["attempts"]) == 1 and rec["ended"] is None
+    assert len(rec["tasks"]["toy"]["samples"][0]["attempts"]) == 1 and rec["ended"] is None
     with pytest.raises(LoopError, match="exists"):
-        Run.create(tmp_path / "run", "scripted:x", "verilog", 4, False)
-
-
-class FakeAnthropic(BaseHTTPRequestHandler):
-    calls: list[dict] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server API
-        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        FakeAnthropic.calls.append(body)
-        if len(FakeAnthropic.calls) == 1:
-            self._send(429, {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}},
-                       {"retry-after": "0"})
-            return
-        self._send(200, {"id": "msg_1", "type": "message", "role": "assistant", "model": body["model"],
-                         "content": [{"type": "text", "text": block(GOOD_V, "verilog")}],
-                         "stop_reason": "end_turn", "stop_sequence": None,
-                         "usage": {"input_tokens": 1234, "output_tokens": 56}})
-
-    def _send(self, code: int, data: dict, headers: dict | None = None) -> None:
-        raw = json.dumps(data).encode()
-        self.send_response(code)
-        self.send_header("content-type", "application/json")
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.send_header("content-length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-def test_anthropic_backend_against_a_fake_server(monkeypatch) -> None:
-    server = HTTPServer(("127.0.0.1", 0), FakeAnthropic)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{server.server_port}")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    FakeAnthropic.calls = []
-    try:
-        model = get_model("anthropic:claude-test")
-        reply = model.complete("SYSTEM", [Message("user", "write it")], "toy", 1)
-    finally:
-        server.shutdown()
-    assert (reply.tokens_in, reply.tokens_out, reply.approximate) == (1234, 56, False)
-    assert "```verilog" in reply.text
-    assert len(FakeAnthropic.calls) == 2  # the rate limit was retried
-    assert FakeAnthropic.calls[-1]["system"] == "SYSTEM" and FakeAnthropic.calls[-1]["model"] == "claude-test"
-
-
-def test_anthropic_backend_needs_a_key(monkeypatch) -> None:
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with pytest.raises(ModelError, match="ANTHROPIC_API_KEY"):
-        get_model("anthropic:claude-test")
+        Run.create(tmp_path / "run", RunSpec("scripted:x", "verilog", 4))
 
 
 def test_unknown_model_spec() -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from sysr.diagnostics import CODES, Severity
-from sysr.parse import parse
+from sysr.front.parse import parse
 from sysr.pipeline import Options, analyze, check
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,8 +1,10 @@
 """The relay backend: each prompt is written to a folder and the reply is waited for there.
 
 For attempt n of a task it writes `DIR/<task>-<n>.prompt.json` (system prompt and messages)
-and waits for `DIR/<task>-<n>.reply.txt`, saying on stderr what it waits for. Token counts are
-approximate (four characters a token).
+and waits for `DIR/<task>-<n>.reply.txt`, saying on stderr what it waits for. Samples after the
+first have their own names, `DIR/<task>-s<k>-<n>.prompt.json` and `.reply.txt`, so the names
+of a one-sample run are unchanged. Temperature and seed are written into the prompt file for
+whoever answers; token counts are approximate (four characters a token).
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ class RelayModel:
         self.timeout_s = timeout_s
         self.dir.mkdir(parents=True, exist_ok=True)
 
-    def complete(self, system: str, messages: list[Message], task: str, attempt: int) -> Reply:
-        stem = f"{task}-{attempt}"
+    def complete(self, system: str, messages: list[Message], task: str, attempt: int, *,
+                 sample: int = 1, temperature: float | None = None, seed: int | None = None) -> Reply:
+        stem = f"{task}-{attempt}" if sample == 1 else f"{task}-s{sample}-{attempt}"
         prompt = self.dir / f"{stem}.prompt.json"
         reply = self.dir / f"{stem}.reply.txt"
         tmp = prompt.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"task": task, "attempt": attempt, "system": system,
+        tmp.write_text(json.dumps({"task": task, "attempt": attempt, "sample": sample, "temperature": temperature,
+                                   "seed": seed, "system": system,
                                    "messages": [{"role": m.role, "content": m.content} for m in messages]},
                                   indent=2))
         os.replace(tmp, prompt)

@@ -1,7 +1,9 @@
 """The scripted backend: replies read from a JSON file, for offline tests and demos.
 
 The file maps a task name to a list of replies, one per attempt:
-`{"pwm": ["first reply ...", "second reply ..."]}`. A missing reply is a ModelError.
+`{"pwm": ["first reply ...", "second reply ..."]}`, which every sample of the task gets, or to a
+list of such lists, one per sample: `{"pwm": [["sample 1, attempt 1", ...], ["sample 2 ..."]]}`.
+A missing reply is a ModelError.
 Token counts are approximate (four characters a token).
 """
 
@@ -21,10 +23,13 @@ class ScriptedModel:
         except (OSError, json.JSONDecodeError) as e:
             raise ModelError(f"cannot read scripted replies from {path}: {e}") from None
 
-    def complete(self, system: str, messages: list[Message], task: str, attempt: int) -> Reply:
+    def complete(self, system: str, messages: list[Message], task: str, attempt: int, *,
+                 sample: int = 1, temperature: float | None = None, seed: int | None = None) -> Reply:
         replies = self.replies.get(task, [])
+        if replies and all(isinstance(r, list) for r in replies):
+            replies = replies[sample - 1] if sample <= len(replies) else []
         if attempt > len(replies):
-            raise ModelError(f"the script has no reply for task {task!r}, attempt {attempt}")
+            raise ModelError(f"the script has no reply for task {task!r}, sample {sample}, attempt {attempt}")
         text = replies[attempt - 1]
         prompt = system + "".join(m.content for m in messages)
         return Reply(text, approx_tokens(prompt), approx_tokens(text), approximate=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from .. import syntax as S
+from ..front import syntax as S
 from ..model import Design, Local, Signal
 from ..types import (BOOL, Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
                      op_unary, popcount_width, to_signed)

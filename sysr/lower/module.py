@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from .. import syntax as S
 from ..elab import elaborate
 from ..evaluate import Evaluator
+from ..front import syntax as S
 from ..model import Design, Signal
 from .expr import Ctx, Exprs, _range, literal, syntax_nodes
 from .ir import INDENT, Assign, Gen, Group, If, assignment, assignments, nested_temps, prune, render

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import syntax as S
+from ..front import syntax as S
 from ..model import Design, Signal
 from ..types import mask
 from .expr import ATOM, Ctx, Exprs, V, const_v, index_text, select_digits

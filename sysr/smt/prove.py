@@ -20,8 +20,8 @@ import z3
 from .. import elab as E
 from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue, Evaluator
+from ..front.syntax import Span
 from ..model import Design
-from ..syntax import Span
 from ..types import Ty, to_signed
 from .cone import state_cone
 from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth

@@ -1,6 +1,6 @@
 """The syntax tree: frozen dataclasses, one per construct, each carrying its source span.
 
-Built by `sysr.parse` from lark's tree; read by the checker, the encoder and the lowering.
+Built by `sysr.front.parse` from lark's tree; read by the checker, the encoder and the lowering.
 Nodes are compared by identity where a side table keys on them (`id(node)`).
 """
 

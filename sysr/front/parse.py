@@ -1,4 +1,4 @@
-"""Text to syntax tree: runs the lark grammar and builds `sysr.syntax` nodes with spans.
+"""Text to syntax tree: runs the lark grammar and builds `sysr.front.syntax` nodes with spans.
 
 A syntax error becomes one P-code diagnostic that names what was expected and points at the
 offending token; parsing stops there. Nothing here raises on user input.
@@ -9,13 +9,14 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from importlib import resources
+from pathlib import Path
 
 import lark
 from lark import Token, Transformer
 
+from ..diagnostics import Diagnostic, error
 from . import syntax as S
-from .diagnostics import Diagnostic, error
+from .tables import cached_parser
 
 _INT_RE = re.compile(r"(0x[0-9A-Fa-f][0-9A-Fa-f_]*|0b[01][01_]*|[0-9][0-9_]*)([us][0-9]+)?$")
 
@@ -29,18 +30,34 @@ _TERMINAL_WORDS = {
 }
 
 
-_GRAMMAR = resources.files("sysr").joinpath("grammar.lark").read_text()
+_GRAMMAR = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
 # Terminals whose tokens reach the builder (names, literals, keywords the tree keeps); the rest
 # (punctuation, `_`-prefixed keywords) only count for spans.
 _KEPT = frozenset(re.findall(r"^([A-Z][A-Z0-9_]*)(?:\.\d+)?\s*:", _GRAMMAR, re.M))
 _LOCK = threading.Lock()  # the builder keeps per-parse state
 
 
-@functools.cache
-def _parser() -> lark.Lark:
-    """The LALR parser, building syntax nodes as it goes (see `_Build`)."""
+def build_parser() -> lark.Lark:
+    """The LALR parser built from the grammar, building syntax nodes as it goes (see `_Build`)."""
     return lark.Lark(_GRAMMAR, parser="lalr", keep_all_tokens=True, maybe_placeholders=False,
                      transformer=_Build())
+
+
+def cache_key_parts() -> tuple[str, ...] | None:
+    """What the saved parser depends on besides lark: the grammar, and this module (the builder
+    is saved with the tables, and `build_parser` sets the options). None when the source cannot
+    be read (a frozen installation): then the parser is built every time."""
+    try:
+        return _GRAMMAR, Path(__file__).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    """The LALR parser, loaded from the tables cache when one is valid (see `sysr.front.tables`)."""
+    parts = cache_key_parts()
+    return build_parser() if parts is None else cached_parser(build_parser, *parts)
 
 
 def _tok_span(t: Token) -> S.Span:

@@ -1,6 +1,6 @@
 """Structure checks on a resolved design: drivers, latches, read-before-assign, loops, clock, reset.
 
-Runs after `sysr.check` has resolved names. Works out which item drives each signal (one
+Runs after `sysr.front.check` has resolved names. Works out which item drives each signal (one
 driver each), that every combinational signal is assigned on every path through its block,
 that no combinational cycle exists (and the evaluation order of the drivers), that outputs and
 wires are driven, that registers have reset values, and that the clock and reset are present
@@ -11,9 +11,9 @@ assignment replacing what came before). Also reports each hole (H001).
 
 from __future__ import annotations
 
+from ..diagnostics import Diagnostic, Related, error
+from ..model import Design, Signal
 from . import syntax as S
-from .diagnostics import Diagnostic, Related, error
-from .model import Design, Signal
 
 
 def _walk_expr(e, fn, under_prev=False):

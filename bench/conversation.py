@@ -1,0 +1,107 @@
+"""One sample of one task: the conversation in which a model writes, checks and repairs a design.
+
+The same rules in both languages: attempt 1 shows the task's prompt and its starting file;
+after a failure the model sees the result and its detail from the scorer (never the shadow
+simulation) and is asked for the whole corrected file; a sample ends at the first PASS or
+when the budget is spent. `attempts(...)` is callable on its own (conversation in, attempts
+out): given the attempts a sample already has, it yields each new one as it is scored, so the
+loop can record it at once and another harness can drive a single sample.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+from typing import Iterator
+
+from .extract import extract_code
+from .models import Message, Model
+from .records import Attempt
+from .score import Scorer
+from .tasks import ROOT, Task
+
+PROMPTS = Path(__file__).parent / "prompts"
+LANG_NAME = {"sysr": "sysr", "verilog": "Verilog"}
+FENCE = {"sysr": "sysr", "verilog": "verilog"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every sample of a run shares."""
+
+    lang: str
+    budget: int
+    spec_stubs: bool = False
+    temperature: float | None = None
+
+
+def template(name: str) -> Template:
+    return Template((PROMPTS / name).read_text())
+
+
+def system_prompt(lang: str) -> str:
+    if lang == "sysr":
+        reference = (ROOT / "docs" / "reference.md").read_text()
+        return template("system-sysr.md").substitute(reference=reference)
+    return template("system-verilog.md").substitute()
+
+
+def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
+    if lang == "verilog":
+        start_name = "iface.v"
+    else:
+        start_name = "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
+    return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=start_name,
+                                           start=task.text(start_name).rstrip(), fence=FENCE[lang],
+                                           lang_name=LANG_NAME[lang])
+
+
+def repair_message(lang: str, result: str, detail: str) -> str:
+    if result == "no-code":
+        return template("no-code.md").substitute(lang_name=LANG_NAME[lang])
+    return template("repair.md").substitute(result=result, detail=detail.strip(), lang_name=LANG_NAME[lang])
+
+
+def history(done: list[Attempt]) -> list[Message]:
+    """The conversation so far, rebuilt from the record (so a resumed sample continues it)."""
+    msgs: list[Message] = []
+    for a in done:
+        msgs += [Message("user", a.feedback), Message("assistant", a.reply)]
+    return msgs
+
+
+def next_feedback(task: Task, settings: Settings, done: list[Attempt]) -> str:
+    if not done:
+        return first_message(task, settings.lang, settings.spec_stubs)
+    return repair_message(settings.lang, done[-1].result, done[-1].detail)
+
+
+def finished(settings: Settings, done: list[Attempt]) -> bool:
+    return (bool(done) and done[-1].result == "PASS") or len(done) >= settings.budget
+
+
+def attempts(model: Model, scorer: Scorer, task: Task, settings: Settings, done: list[Attempt] | None = None,
+             sample: int = 1, seed: int | None = None, system: str | None = None) -> Iterator[Attempt]:
+    """The new attempts of one sample, each yielded once scored; a ModelError propagates."""
+    done = list(done or [])
+    system = system if system is not None else system_prompt(settings.lang)
+    while not finished(settings, done):
+        n = len(done) + 1
+        feedback = next_feedback(task, settings, done)
+        t0 = time.perf_counter()
+        reply = model.complete(system, history(done) + [Message("user", feedback)], task.name, n,
+                               sample=sample, temperature=settings.temperature, seed=seed)
+        model_s = time.perf_counter() - t0
+        code = extract_code(reply.text, settings.lang)
+        t1 = time.perf_counter()
+        result = scorer.score(task, settings.lang, code)
+        attempt = Attempt(n=n, feedback=feedback, reply=reply.text, code=code, result=result.result,
+                          detail=result.detail if code is not None else "the reply had no fenced code block",
+                          stages=result.stages, shadow=result.shadow, tokens_in=reply.tokens_in,
+                          tokens_out=reply.tokens_out, tokens_cached=reply.tokens_cached,
+                          tokens_cache_write=reply.tokens_cache_write, tokens_approximate=reply.approximate,
+                          model_s=round(model_s, 3), score_s=round(time.perf_counter() - t1, 3))
+        done.append(attempt)
+        yield attempt
