@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 
-from .. import syntax as S
+from ..front import syntax as S
 from ..elab import elaborate, mentions_prev, source_snippet
 from ..model import Design
 from .expr import Ctx, _range, literal, syntax_nodes

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import syntax as S
+from ..front import syntax as S
 from ..types import bits_for
 from .expr import ATOM, REL, UNARY, Ctx, Exprs, V, const_v, literal, operand, unary_operand
 from .ir import Check
