@@ -121,3 +121,12 @@ def test_timeout_is_not_proven(monkeypatch) -> None:
     v002 = [d for d in outcome.diagnostics if d.code == "V002"]
     assert len(v002) == 1 and v002[0].trace.failing_row == 10
     assert check((HERE / "pwm_ghost.sysr").read_text(), Options()).accepted
+
+
+def test_an_enum_register_loaded_from_a_memory_is_not_assumed_to_hold_a_variant() -> None:
+    """Found by the yosys-smtbmc cross-check: the induction assumed every enum register holds a
+    variant and proved `y != 3`, yet the register loads a memory's arbitrary contents in cycle 30.
+    Now it is V007 at the default depth, and a deeper bounded check finds the failure."""
+    outcome = check((HERE / "enum_from_memory.sysr").read_text(), Options(depth=40))
+    v002 = [d for d in outcome.diagnostics if d.code == "V002"]
+    assert len(v002) == 1 and v002[0].trace.failing_row == 31
