@@ -29,8 +29,8 @@ from ..elab import elaborate, mentions_prev, source_snippet
 from ..model import Design
 from .expr import Ctx, _range, literal, syntax_nodes
 from .formal_expr import FormalExprs, FormalStmts, FormalUnsupported, checking
-from .ir import INDENT, Assign, Check, Group, If, nested_temps, prune, render
-from .module import ModuleLowering, is_ghost, layout, merge_assigns
+from .ir import INDENT, Assign, Check, Group, If, leaves, nested_temps, prune, render
+from .module import ModuleLowering, layout, merge_assigns
 from .names import VERILOG_KEYWORDS
 
 __all__ = ["lower_formal", "FormalUnsupported"]
@@ -166,7 +166,7 @@ class FormalLowering(ModuleLowering):
         finally:
             self.x.shadow, self.s.drop_writes = {}, False
         ir, _ = prune(ir, lambda a: comb, self.gen)
-        if not _has_check(ir):
+        if not any(isinstance(st, Check) for st in leaves(ir)):
             return []
         defaults = [Assign(t, literal(0, self.gen.item(t).width), "=", "temp", t) for t in nested_temps(ir)]
         if defaults:
@@ -216,19 +216,3 @@ class FormalLowering(ModuleLowering):
                 out.append(Check(cond, "assert", self.x.labels(f"enum_{name}"),
                                  f"{name} holds a variant of {info.name}"))
         return out
-
-
-def _has_check(stmts: list) -> bool:
-    for st in stmts:
-        if isinstance(st, Check):
-            return True
-        kids = []
-        if isinstance(st, If):
-            kids = st.then + st.else_
-        elif isinstance(st, Group):
-            kids = st.body
-        elif hasattr(st, "arms"):
-            kids = [x for a in st.arms for x in a.body]
-        if _has_check(kids):
-            return True
-    return False

@@ -201,19 +201,24 @@ def prune(stmts: list, keep, gen: Gen, live: set[str] | None = None) -> tuple[li
     return out, live
 
 
-def assignments(stmts: list):
-    """Every assignment in `stmts`, in order."""
+def leaves(stmts: list):
+    """Every assignment and check in `stmts`, in order."""
     for st in stmts:
-        if isinstance(st, Assign):
+        if isinstance(st, (Assign, Check)):
             yield st
         elif isinstance(st, If):
-            yield from assignments(st.then)
-            yield from assignments(st.else_)
+            yield from leaves(st.then)
+            yield from leaves(st.else_)
         elif isinstance(st, Case):
             for arm in st.arms:
-                yield from assignments(arm.body)
+                yield from leaves(arm.body)
         elif isinstance(st, Group):
-            yield from assignments(st.body)
+            yield from leaves(st.body)
+
+
+def assignments(stmts: list):
+    """Every assignment in `stmts`, in order."""
+    return (st for st in leaves(stmts) if isinstance(st, Assign))
 
 
 def nested_temps(stmts: list, depth: int = 0, out: list | None = None) -> list[str]:

@@ -1,17 +1,22 @@
 """Proof obligations and their verdicts: vacuity, bounded model checking from reset, k-induction.
 
 `verify(design, options, source)` elaborates the design, then
-1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core),
-2. runs BMC from the reset state, one incremental solver, shortest counterexample first (V002,
-   each trace replayed on the concrete evaluator before it is shown),
-3. runs k-induction with the properties as lemmas, dropping lemmas that fail until the rest
-   prove each other (V007 with a counterexample to induction),
-and reports a solver that gives up as V003, never as proven or refuted.
+1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core;
+   one incremental solver over the requirements' own cone of influence, and cycle 0 alone when
+   they read no state, since then every cycle is the same constraint on fresh inputs),
+2. checks every property in cycle 0 from reset, settles those that hold in any state or one
+   cycle after any state, checks the rest from reset up to cycle k-1 (V002, the shortest
+   counterexample first, each trace replayed on the concrete evaluator before it is shown),
+3. runs k-induction with the properties as lemmas, dropping lemmas that a counterexample breaks
+   until the rest prove each other, then searches from reset to the depth for the properties
+   left (a real counterexample, V002, or else V007 with a counterexample to induction),
+and reports a solver that gives up as V003, never as proven or refuted. Every property query
+goes to a solver of its own (`decide`): z3's one-shot bit-vector tactics decide these much
+faster than its incremental core, which only the vacuity checks (unsat cores) use.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 
@@ -24,74 +29,15 @@ from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
 from .cone import state_cone
-from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
+from .encode import bv
+from .unroll import Unrolling, make_solver
 
 
 QUICK_S = 2.0  # time limit for the lemma-free induction check
-SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
 
 
 class VerifierBug(Exception):
     """The verifier contradicted itself (e.g. a trace that does not replay): a bug in sysr."""
-
-
-def make_solver(timeout_s: float, ctx: z3.Context | None = None) -> z3.Solver:
-    """The one place solvers are made: a fresh context (unless one is given), fixed seeds and a
-    per-query timeout, so that verdicts and traces do not depend on what ran before."""
-    ctx = ctx or z3.Context()
-    s = z3.SolverFor(SOLVER_LOGIC, ctx=ctx) if SOLVER_LOGIC else z3.Solver(ctx=ctx)
-    s.set("timeout", max(1, int(timeout_s * 1000)))
-    s.set("random_seed", 0)
-    return s
-
-
-class Unrolling:
-    """Cycles 0..n of the system as z3 terms, built on demand."""
-
-    def __init__(self, system: E.System, tag: str, ctx: z3.Context) -> None:
-        self.sys = system
-        self.tag = tag
-        self.ctx = ctx
-        self.vars: list[dict] = []
-        self.encs: list[CycleEncoder] = []
-
-    def cycle(self, t: int) -> CycleEncoder:
-        while len(self.encs) <= t:
-            v = make_vars(self.sys, f"{self.tag}{len(self.vars)}", self.ctx)
-            self.vars.append(v)
-            self.encs.append(CycleEncoder(self.sys, v, self.ctx))
-        return self.encs[t]
-
-    def transition(self, t: int, names: set[str] | None = None) -> list:
-        """Cycle t to t+1, of every state variable or of those in `names`."""
-        cur, nxt = self.cycle(t), self.cycle(t + 1)
-        return [arrays_equal(nxt.vars[sv.name], cur.enc(sv.next)) for sv in self.sys.state
-                if names is None or sv.name in names]
-
-    def init(self) -> list:
-        enc = self.cycle(0)
-        out = []
-        for sv in self.sys.state:
-            if sv.init is None:
-                continue
-            if sv.size is not None:
-                enc_init = enc.enc(E.ConstArr(sv.init, sv.ty, sv.size))
-                out.append(arrays_equal(enc.vars[sv.name], enc_init))
-            else:
-                out.append(enc.vars[sv.name] == enc.bv(sv.init, sv.ty.width))
-        return out
-
-    def valid(self, t: int, state_too: bool) -> list:
-        enc = self.cycle(t)
-        out = [enum_valid(enc.vars[n], ty, self.sys) for n, ty in self.sys.enum_inputs]
-        if state_too:  # only the registers that hold a variant in every reachable state
-            for sv in self.sys.state:
-                if sv.name in self.sys.enum_state:
-                    out.append(enum_valid(enc.vars[sv.name], sv.ty, self.sys))
-        return out
-
-    def prop(self, p: E.Prop, t: int):
-        return truth(self.cycle(t).enc(p.expr))
 
 
 @dataclass
