@@ -12,12 +12,17 @@ the reset is active (memories then keep their contents). `fn` calls are inlined,
 unrolled, quantifiers expanded, comb blocks executed in order, seq blocks with last-write-wins.
 An out-of-range read gives 0 and an out-of-range write does nothing; each dynamic index is also
 a proof obligation, so a proven design never relies on that.
+
+What elaboration builds is bounded (`sysr.limits`): operations in all (L007), quantifier
+instances (L005) and nesting once fns are inlined (L003), each raised as `LimitExceeded` at the
+construct where the budget ran out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import limits
 from .front import syntax as S
 from .model import Design, Local, Signal
 from .types import BOOL, BUILTINS, Ty, bits_for, uint
@@ -278,6 +283,10 @@ class Elaborator:
         self.hist_count = 0
         self.obligations: list[Prop] = []
         self.source_text: str = ""
+        self.size = limits.design_size_budget()
+        self.quants = limits.quant_budget()
+        self.quant_scale = 1  # instances of the quantifiers being expanded, multiplied
+        self.nesting = 0
 
     # ---- expressions -------------------------------------------------------------------
     def ty(self, e) -> Ty:
@@ -290,7 +299,15 @@ class Elaborator:
         m = getattr(self, "x_" + type(e).__name__, None)
         if m is None:
             raise ElabError(f"cannot elaborate {type(e).__name__}")
-        return m(e, env)
+        self.size.spend(1, e.span)
+        self.nesting += 1
+        if self.nesting > limits.MAX_INLINED_NESTING:
+            raise limits.exceeded("L003", f"the design nests more than {limits.MAX_INLINED_NESTING} levels deep "
+                                          "here once fns are inlined into their calls", e.span,
+                                  "call fns inside fns less deeply, or split their bodies with `let`s")
+        value = m(e, env)
+        self.nesting -= 1  # (on an exception elaboration stops altogether)
+        return value
 
     def x_IntLit(self, e: S.IntLit, env):
         ty = self.ty(e)
@@ -444,11 +461,16 @@ class Elaborator:
     def x_Quant(self, e: S.Quant, env: Env):
         local = self.d.refs[id(e)]
         acc = TRUE if e.kind == "forall" else FALSE
-        for v in range(1 << local.ty.width):
+        n = 1 << local.ty.width
+        self.quants.ensure(self.quant_scale * n, e.span)  # this one, over all the enclosing instances
+        self.quants.spend(n, e.span)
+        self.quant_scale *= n
+        for v in range(n):
             locals_ = dict(env.locals)
             locals_[e.var] = Const(v, local.ty)
             body = self.ex(e.body, Env(locals_, env.own, env.pending, env.guard))
             acc = mk_and(acc, body) if e.kind == "forall" else mk_or(acc, body)
+        self.quant_scale //= n
         return acc
 
     # ---- statements --------------------------------------------------------------------
@@ -471,7 +493,7 @@ class Elaborator:
             c = self.ex(st.cond, env)
             a = self.stmts(st.then, self.guarded(env, c))
             b = self.stmts(st.else_ or (), self.guarded(env, mk_not(c)))
-            return self.merge(c, a, b, env)
+            return self.merge(c, a, b, env, st.span)
         if isinstance(st, S.Match):
             subject = self.ex(st.subject, env)
             conds = [self.pattern_cond(a.patterns, subject) for a in st.arms]
@@ -484,7 +506,7 @@ class Elaborator:
                 return env
             result = outs[-1]
             for c, o in zip(reversed(conds[:-1]), reversed(outs[:-1])):
-                result = self.merge(c, o, result, env)
+                result = self.merge(c, o, result, env, st.span)
             return result
         if isinstance(st, S.For):
             local = self.d.refs[id(st)]
@@ -498,7 +520,10 @@ class Elaborator:
             return env
         raise ElabError(f"unknown statement {type(st).__name__}")
 
-    def merge(self, c, a: Env, b: Env, base: Env) -> Env:
+    def merge(self, c, a: Env, b: Env, base: Env, span: S.Span) -> Env:
+        # Copying every signal's value: cheap per signal (a thirty-second of an operation), but
+        # thousands of ifs over thousands of registers add up.
+        self.size.spend((len(base.own or ()) + len(base.pending or ())) // 32, span)
         own = pending = None
         if base.own is not None:
             own = {k: mk_ite(c, a.own[k], b.own[k]) for k in base.own}
@@ -514,6 +539,7 @@ class Elaborator:
             if isinstance(i, Const):
                 return self.splice(old, i.value, i.value, value) if i.value < width else old
             acc = old
+            self.size.spend(width, st_target.span)
             for k in range(width):
                 hit = Bin("==", Cast(i, uint(max(i.ty.width, bits_for(width)))),
                           Const(k, uint(max(i.ty.width, bits_for(width)))), BOOL)

@@ -1,6 +1,6 @@
 """Differential tests: what the prover reasons about must be what the simulator runs.
 
-Three semantics of every generated design (tests/gen_designs.py) must agree cycle by cycle:
+Four semantics of every generated design (tests/gen_designs.py) must agree cycle by cycle:
 
 1. the concrete evaluator (`sysr.evaluate`), the reference;
 2. the z3 encoding (`sysr.smt.encode`), the meaning the proofs use: each cycle's comb values,
@@ -11,17 +11,22 @@ Three semantics of every generated design (tests/gen_designs.py) must agree cycl
    testbench (one compile and one run for 50-100 designs), each driven by its own inputs, and
    every output (and every wire, register and memory the lowering kept by name, through
    hierarchical references) is compared with the evaluator's each cycle.
+4. the design built as an Amaranth component (`sysr.amaranth`) and run by Amaranth's
+   simulator (tests/amaranth_sim.py), in both reset mappings: every output, register, wire
+   and memory word compared with the evaluator's each cycle.
 
 Any disagreement is a soundness bug: the report prints the design (and its seed), the cycle,
 the signal, both values, the inputs and the lowered Verilog. Open bugs are listed in
 `KNOWN_BUGS`, each with a minimal reproducer run as an xfail(strict=True) test and a signature
 by which the random test counts its failures (as warnings) instead of failing on them; fixed
 ones (`FIXED_BUGS`) keep their reproducer as a regression test. A reproducer passes when
-`sysr check` rejects the design or the Verilog agrees (the project's soundness rule). Other
-tests corrupt the lowered Verilog and the encoder on purpose, to show that the harness notices.
+`sysr check` rejects the design or the Verilog agrees (the project's soundness rule); the
+Amaranth back end's fixed bugs are `AMARANTH_FIXED_BUGS`. Other tests corrupt the lowered
+Verilog, the encoder and the Amaranth back end on purpose, to show that the harness notices.
 
 `SYSR_DIFF_DESIGNS` sets how many designs the Icarus test runs (default 300, in batches of
-`SYSR_DIFF_BATCH`), `SYSR_Z3_DESIGNS` how many the z3 test runs (default 200);
+`SYSR_DIFF_BATCH`), `SYSR_Z3_DESIGNS` how many the z3 test runs (default 200),
+`SYSR_AMARANTH_DESIGNS` how many the Amaranth test runs (default 40);
 benchmarks/differential_long.py runs thousands, prints figures and shrinks failing designs.
 """
 
@@ -43,7 +48,10 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import amaranth_sim
 from gen_designs import Generated, design_from_seed, designs
+from sysr.amaranth import component as sysr_amaranth_component
+from sysr.amaranth import ops as sysr_amaranth_ops
 from sysr import elab as E
 from sysr.evaluate import Cycle, Evaluator
 from sysr.pipeline import analyze, check
@@ -632,6 +640,85 @@ def test_icarus_matches_evaluator():
     assert not new, f"{len(new)} designs disagree:\n\n" + "\n\n".join(new[:5])
 
 
+# ---- Amaranth vs evaluator ----------------------------------------------------------------
+#
+# The third oracle: each design built as an Amaranth component (`sysr.amaranth`) and run by
+# Amaranth's simulator (tests/amaranth_sim.py), outputs, registers, wires and memory words
+# compared with the evaluator in every cycle. Designs alternate between the two reset
+# mappings (even seeds: the reset is the clock domain's; odd seeds: it stays a port).
+
+AM_DESIGNS = int(os.environ.get("SYSR_AMARANTH_DESIGNS", "40"))
+AM_BATCH = int(os.environ.get("SYSR_AMARANTH_BATCH", "20"))
+AM_SEED = int(os.environ.get("SYSR_AMARANTH_SEED", "3000"))
+
+
+def amaranth_reset_mode(seed: int) -> str:
+    return "domain" if seed % 2 == 0 else "port"
+
+
+def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, progress=None) -> Figures:
+    """Designs from seeds first_seed.. : generate, build, simulate in batches and compare."""
+    figures = Figures()
+    for start in range(0, n_designs, batch):
+        t0 = time.perf_counter()
+        seeds = range(first_seed + start, first_seed + min(start + batch, n_designs))
+        cases = [amaranth_sim.make_case(prepare(design_from_seed(s), s, n_cycles), s, amaranth_reset_mode(s))
+                 for s in seeds]
+        t1 = time.perf_counter()
+        observed = amaranth_sim.simulate(cases, n_cycles)
+        figures.python_s += t1 - t0
+        figures.run_s += time.perf_counter() - t1
+        for c in cases:
+            figures.designs += 1
+            figures.cycles += len(c.prep.cycles)
+            problems = amaranth_sim.disagreements(c, observed)
+            if problems:
+                figures.failures.append(f"==== Amaranth, reset={c.reset} (design_from_seed({c.key}))\n"
+                                        + report(c.prep, problems, c.key))
+        progress and progress(figures)
+    return figures
+
+
+def test_amaranth_matches_evaluator():
+    figures = run_amaranth(AM_DESIGNS, AM_BATCH, SIM_CYCLES, AM_SEED)
+    assert figures.designs == AM_DESIGNS and figures.cycles == AM_DESIGNS * SIM_CYCLES
+    assert not figures.failures, f"{len(figures.failures)} designs disagree:\n\n" + "\n\n".join(figures.failures[:5])
+
+
+def _drop_register_inits(mp):
+    real = sysr_amaranth_component.Signal
+    mp.setattr(sysr_amaranth_component, "Signal", lambda *a, init=None, **k: real(*a, **k))
+
+
+AM_CORRUPTIONS = {  # name -> (how, what the report must say, the reset modes it applies to)
+    "plus-to-minus": (lambda mp: mp.setitem(sysr_amaranth_ops.BINARY, "+", sysr_amaranth_ops.BINARY["-"]),
+                      ": y: Amaranth", ("domain", "port")),
+    "signed-compare-unsigned": (lambda mp: mp.setitem(sysr_amaranth_ops.BINARY, "<",
+                                                      lambda a, b, n: a.as_unsigned() < b.as_unsigned()),
+                                ": lt: Amaranth", ("domain", "port")),
+    "reset-value": (_drop_register_inits, ": q: Amaranth", ("domain", "port")),
+    "reset-ignored": (lambda mp: mp.setattr(sysr_amaranth_component.SysrComponent, "_next_of",
+                                            lambda self, sv, system: sv.next.b if isinstance(sv.next, E.Ite) else sv.next),
+                      ": q: Amaranth", ("port",)),
+}
+
+
+@pytest.mark.parametrize("name,reset", [(n, r) for n, (_, _, modes) in AM_CORRUPTIONS.items() for r in modes])
+def test_amaranth_harness_reports_a_wrong_circuit(monkeypatch, name, reset):
+    corrupt, expected, _ = AM_CORRUPTIONS[name]
+    source = CORRUPTIBLE.replace("y: out u8,", "y: out u8, s: in s8, lt: out bool,").replace(
+        "  y = a + b;", "  y = a + b;\n  lt = s < -1;")
+    prep = prepare(Generated(source, "m"), 5, 12)
+    prep.inputs[3][prep.system.design.reset] = 1  # a reset in the middle, not only at the start
+    prep = Prepared(prep.gen, prep.system, prep.inputs, Evaluator(prep.system).run(prep.inputs))
+    clean = amaranth_sim.make_case(prep, 0, reset)
+    assert amaranth_sim.disagreements(clean, amaranth_sim.simulate([clean], 12)) == []
+    corrupt(monkeypatch)
+    bad = amaranth_sim.make_case(prep, 1, reset)
+    problems = amaranth_sim.disagreements(bad, amaranth_sim.simulate([bad], 12))
+    assert any(expected in p for p in problems), problems
+
+
 # ---- known bugs ---------------------------------------------------------------------------
 #
 # Each open bug these tests found: a minimal reproducer, run through the same harness and
@@ -751,6 +838,39 @@ def soundness_problems(source: str, n_cycles: int) -> list[str]:
     if not check(source).accepted:
         return []
     return harness_problems(source, n_cycles)
+
+
+# Bugs of the Amaranth back end that the random designs found, each kept as a regression test
+# (its reproducer through the same harness, in both reset modes).
+@dataclass(frozen=True)
+class AmaranthBug:
+    id: str
+    reason: str
+    source: str  # the minimal reproducer
+    inputs: tuple = ()  # cycles of inputs that show it (after these, random ones)
+
+
+AMARANTH_FIXED_BUGS = [
+    AmaranthBug(
+        "match-on-a-narrowed-value",
+        "sysr/amaranth/exprs.py (bit_write): the chain of a `match` on `a as u2` with a bool result "
+        "(`if a as u2 == 0 then false else ...`) was taken for a one-bit dynamic write, index `a` "
+        "(the cast dropped): y was 0 where sysr says a9",
+        "module m(a8: in u51, a9: in u27, a10: in bool, w18: out u31) {\n"
+        "  w18 = if (match (a8 as u2) { 0 => false, 2 => false, 3 => false, _ => a10 }) then 0 else (a9 as u31);\n}\n",
+        ({"a8": 4, "a9": 0x1300cf, "a10": 1}, {"a8": 5, "a9": 7, "a10": 1})),
+]
+
+
+@pytest.mark.parametrize("reset", ["domain", "port"])
+@pytest.mark.parametrize("bug", AMARANTH_FIXED_BUGS, ids=lambda b: b.id)
+def test_amaranth_bug_reproducer(bug, reset):
+    prep = prepare(Generated(bug.source, "m"), 5, 24)
+    inputs = [dict(row) for row in bug.inputs] + prep.inputs[len(bug.inputs):]
+    prep = Prepared(prep.gen, prep.system, inputs, Evaluator(prep.system).run(inputs))
+    case = amaranth_sim.make_case(prep, 0, reset)
+    problems = amaranth_sim.disagreements(case, amaranth_sim.simulate([case], 24))
+    assert not problems, bug.reason + "\n" + "\n".join(problems)
 
 
 # ---- the harness can fail -----------------------------------------------------------------

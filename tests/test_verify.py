@@ -107,6 +107,53 @@ def test_timeout_is_not_proven(monkeypatch) -> None:
 
     from sysr.smt import prove
 
+    real = prove.make_solver
+
+    def unknown_solver(timeout_s):
+        s = real(timeout_s)
+        s.check = lambda *a: z3.unknown
+        s.reason_unknown = lambda: "timeout"
+        return s
+
+    monkeypatch.setattr(prove, "make_solver", unknown_solver)
+    outcome = check((HERE / "pwm_ghost.sysr").read_text(), Options())
+    assert not outcome.accepted
+    assert {d.code for d in outcome.diagnostics} == {"V003"}
+
+
+def test_verdicts_and_traces_are_deterministic() -> None:
+    text = (HERE / "handshake.sysr").read_text()
+    a = check(text, Options())
+    b = check(text, Options())
+    assert [d.trace.rows for d in a.diagnostics] == [d.trace.rows for d in b.diagnostics]
+
+
+HARD_AND_EASY = """
+module r(data: in u16, amt: in u4, out: out u16) {
+  wire s1: u16 = if amt[0] then {data[14:0], data[15]} else data;
+  wire s2: u16 = if amt[1] then {s1[13:0], s1[15:14]} else s1;
+  wire s4: u16 = if amt[2] then {s2[11:0], s2[15:12]} else s2;
+  out = if amt[3] then {s4[7:0], s4[15:8]} else s4;
+  ensures amt == 0 ==> out == data;
+  ensures popcount(out) == popcount(data);
+}
+"""
+
+
+def test_a_hard_property_does_not_take_the_easy_ones_with_it() -> None:
+    outcome = check(HARD_AND_EASY, Options(timeout=1))
+    assert [p["status"] for p in outcome.properties] == ["proven", "unknown"]
+    assert [d.code for d in outcome.diagnostics] == ["V003"]
+    assert "timed out after 1 s" in outcome.diagnostics[0].message
+
+
+def test_an_undecided_combined_query_falls_back_to_each_property(monkeypatch) -> None:
+    """When the query over all properties comes back unknown, each is decided alone: a real
+    counterexample is still found at the right cycle, and proven properties stay proven."""
+    import z3
+
+    from sysr.smt import prove
+
     real = prove.Prover.decide
 
     def combined_unknown(self, terms, goal, timeout_s=None):

@@ -1,7 +1,9 @@
 """Text to syntax tree: runs the lark grammar and builds `sysr.front.syntax` nodes with spans.
 
 A syntax error becomes one P-code diagnostic that names what was expected and points at the
-offending token; parsing stops there. Nothing here raises on user input.
+offending token; parsing stops there. So does a name or literal longer than the limits allow
+(L004, checked as lark reads each token) and a tree nested deeper than `limits.MAX_NESTING`
+(L003, checked as each node is built). Nothing here raises on user input.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import lark
 from lark import Token, Transformer
 
+from .. import limits
 from ..diagnostics import Diagnostic, error
 from . import syntax as S
 from .tables import cached_parser
@@ -40,7 +43,23 @@ _LOCK = threading.Lock()  # the builder keeps per-parse state
 def build_parser() -> lark.Lark:
     """The LALR parser built from the grammar, building syntax nodes as it goes (see `_Build`)."""
     return lark.Lark(_GRAMMAR, parser="lalr", keep_all_tokens=True, maybe_placeholders=False,
-                     transformer=_Build())
+                     transformer=_Build(),
+                     lexer_callbacks={"NAME": _short_name, "HOLE": _short_name, "INT": _short_literal})
+
+
+def _short_name(tok: Token) -> Token:
+    if len(tok) > limits.MAX_NAME_CHARS:
+        raise limits.exceeded("L004", f"this name is {len(tok)} characters long; names have at most "
+                                      f"{limits.MAX_NAME_CHARS}", _tok_span(tok), "use a shorter name")
+    return tok
+
+
+def _short_literal(tok: Token) -> Token:
+    if len(tok) > limits.MAX_LITERAL_CHARS:
+        raise limits.exceeded("L004", f"this integer literal is {len(tok)} characters long; literals have at "
+                                      f"most {limits.MAX_LITERAL_CHARS}", _tok_span(tok),
+                              "no type is wider than 256 bits, so no longer literal fits one")
+    return tok
 
 
 def cache_key_parts() -> tuple[str, ...] | None:
@@ -105,7 +124,7 @@ def _rule(method):
     @functools.wraps(method)
     def wrapper(self, children):
         kept = [c for c in children if not (isinstance(c, Token) and c.type not in _KEPT)]
-        return method(self, self.span_of(children), kept)
+        return self.nest(method(self, self.span_of(children), kept), children)
     return wrapper
 
 
@@ -114,7 +133,7 @@ def _raw(method):
     included, and finds the optional parts by the token before them (see `_after`)."""
     @functools.wraps(method)
     def wrapper(self, children):
-        return method(self, self.span_of(children), children)
+        return self.nest(method(self, self.span_of(children), children), children)
     return wrapper
 
 
@@ -148,6 +167,23 @@ class _Build(Transformer):
     def reset(self) -> None:
         self.diags: list[Diagnostic] = []
         self.container: dict[int, S.Span] = {}  # id(node) -> span with its parentheses
+        self.depth: dict[int, int] = {}  # id(node) -> how deeply it nests
+        self.alive: list = []  # the nodes in `depth`, kept alive so that their ids stay theirs
+
+    def nest(self, node, children):
+        """Record how deep `node` nests (one more than its deepest child); L003 past the limit."""
+        get = self.depth.get
+        depth = max([get(id(c), 0) for c in children], default=0) + 1
+        if depth > limits.MAX_NESTING:
+            span = self.pos(node) or S.Span.unknown()
+            raise limits.exceeded(
+                "L003", f"the design nests more than {limits.MAX_NESTING} levels deep here (every operator, "
+                        "call, `if`, `match` and block is a level)", span,
+                "an operator chain `a + b + c + ...` nests one level per operator, an `if ... else if` "
+                "chain one per branch: split it with `let`s or wires, or write a `match`")
+        self.depth[id(node)] = depth
+        self.alive.append(node)
+        return node
 
     def pos(self, c) -> S.Span | None:
         if isinstance(c, Token):
@@ -605,6 +641,8 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
         text = " " + text[1:]
     try:
         tree, diags = _run(text)
+    except limits.LimitExceeded as e:
+        return None, [e.diagnostic]
     except lark.UnexpectedToken as e:
         tok = e.token
         try:  # the precise set, after the reductions the LALR table would make
@@ -646,5 +684,9 @@ def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
     builder = parser.options.transformer
     with _LOCK:
         builder.reset()
-        tree = parser.parse(text)
-        return tree, list(builder.diags)
+        try:
+            tree = parser.parse(text)
+            return tree, list(builder.diags)
+        finally:
+            builder.depth.clear()
+            builder.alive.clear()

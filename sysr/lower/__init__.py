@@ -5,11 +5,16 @@ design with any error; the proofs are not needed to lower (run `sysr check` for 
 `lower` turns a design that passed into Verilog text: deterministic, readable, and meaning
 exactly what `sysr.types` defines (see `sysr.lower.expr` for how widths and signedness are
 kept exact); `lower_formal` adds the properties for Yosys' formal flow (`sysr.lower.formal`).
+`lower_text` elaborates the design first, so that one past the size limits of
+`sysr.limits` (which the lowering's own unrolling and inlining would meet too) is refused with
+its L diagnostic, as is one that runs the lowering out of memory.
 """
 
 from __future__ import annotations
 
+from .. import limits
 from ..diagnostics import Diagnostic
+from ..elab import elaborate
 from ..pipeline import analyze
 from .formal import FormalUnsupported, lower_formal
 from .module import lower
@@ -21,9 +26,20 @@ __all__ = ["lower", "lower_formal", "lower_text", "FormalUnsupported", "VERILOG_
 def lower_text(text: str, filename: str, formal: bool = False) -> tuple[str | None, list[Diagnostic]]:
     """(Verilog text, diagnostics); the text is None when the design has an error. With `formal`,
     the text also has the properties for Yosys' formal flow (`sysr.lower.formal`)."""
+    return limits.run_deep(_lower_text, text, filename, formal)
+
+
+def _lower_text(text: str, filename: str, formal: bool) -> tuple[str | None, list[Diagnostic]]:
     outcome = analyze(text)
     if not outcome.accepted or outcome.design is None:
         return None, outcome.diagnostics
-    if formal:
-        return lower_formal(outcome.design, filename, text), outcome.diagnostics
-    return lower(outcome.design, filename), outcome.diagnostics
+    span = outcome.design.module.name_span
+    _, limit = limits.contained("elaborating the design", span, elaborate, outcome.design)
+    if limit is None:
+        if formal:
+            code, limit = limits.contained("lowering the design", span, lower_formal, outcome.design, filename, text)
+        else:
+            code, limit = limits.contained("lowering the design", span, lower, outcome.design, filename)
+    if limit is not None:
+        return None, outcome.diagnostics + [limit]
+    return code, outcome.diagnostics

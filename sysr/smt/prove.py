@@ -10,7 +10,8 @@
 3. runs k-induction with the properties as lemmas, dropping lemmas that a counterexample breaks
    until the rest prove each other, then searches from reset to the depth for the properties
    left (a real counterexample, V002, or else V007 with a counterexample to induction),
-and reports a solver that gives up as V003, never as proven or refuted. Every property query
+and reports a solver that gives up as V003, never as proven or refuted: that includes a query
+past the check's time limit and z3 failing (see `sysr.smt.bounded`). Every property query
 goes to a solver of its own (`decide`): z3's one-shot bit-vector tactics decide these much
 faster than its incremental core, which only the vacuity checks (unsat cores) use.
 """
@@ -31,6 +32,7 @@ from ..types import Ty, to_signed
 from .cone import state_cone
 from .encode import bv
 from .unroll import Unrolling, make_solver
+from .bounded import proofs
 
 
 QUICK_S = 2.0  # time limit for the lemma-free induction check
@@ -228,6 +230,9 @@ class Prover:
             self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
                                             f"requirements can hold in cycle {t} ({s.reason_unknown()})",
                                     self.d.module.name_span, "raise --timeout, or simplify the requirements"))
+            for v in self.verdicts:  # nothing is decided without the requirements
+                if v.status == "proven":
+                    v.status = "unknown"
             return False
         return True
 
@@ -491,4 +496,5 @@ class Prover:
 
 
 def verify(design: Design, options, source: str = "") -> tuple[list[Diagnostic], list[dict]]:
-    return Prover(design, options, source).run()
+    with proofs(getattr(options, "deadline", None), getattr(options, "time_limit", 0.0)):
+        return Prover(design, options, source).run()

@@ -7,6 +7,7 @@ import os
 import z3
 
 from .. import elab as E
+from .bounded import BoundedSolver
 from .encode import CycleEncoder, arrays_equal, enum_valid, make_vars, truth
 
 SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
@@ -14,10 +15,9 @@ SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
 
 def make_solver(timeout_s: float, ctx: z3.Context | None = None) -> z3.Solver:
     """The one place solvers are made: a fresh context (unless one is given), fixed seeds and a
-    per-query timeout, so that verdicts and traces do not depend on what ran before."""
-    ctx = ctx or z3.Context()
-    s = z3.SolverFor(SOLVER_LOGIC, ctx=ctx) if SOLVER_LOGIC else z3.Solver(ctx=ctx)
-    s.set("timeout", max(1, int(timeout_s * 1000)))
+    per-query timeout within the check's deadline (`sysr.smt.bounded`), so that verdicts and
+    traces do not depend on what ran before."""
+    s = BoundedSolver(ctx or z3.Context(), SOLVER_LOGIC, timeout_s)
     s.set("random_seed", 0)
     return s
 

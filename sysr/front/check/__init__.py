@@ -36,7 +36,8 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
     def run(self) -> Design | None:
         modules = [i for i in self.tree.items if isinstance(i, S.Module)]
         if not modules:
-            self.err("P005", "the file has no module; a design is one `module NAME(ports) { ... }`",
+            what = "has no module" if self.tree.items else "is empty (no code outside comments)"
+            self.err("P005", f"the file {what}; a design is one `module NAME(ports) {{ ... }}`",
                      S.Span(1, 1, 1, 2))
             return None
         for extra in modules[1:]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
+from ... import limits
 from ...diagnostics import Related
 from ...model import EnumInfo, FnInfo, Local, Signal
 from ...types import BOOL, BUILTINS, MAX_WIDTH, Ty, bits_for, parse_int_type, sint, uint
 from .. import syntax as S
-from .context import CheckerBase, Ctx, has_hole, subnodes, suggest
+from .context import CheckerBase, Ctx, has_hole, subnodes
 
 
 class Declarations(CheckerBase):
@@ -35,7 +36,7 @@ class Declarations(CheckerBase):
         if t.name in ("clock", "reset", "reset_n"):
             notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
         other = _foreign_type(t.name)
-        hint = f"; did you mean `{other}`?" if other else suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
+        hint = f"; did you mean `{other}`?" if other else self.suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
         self.err_once(("enum", t.name), "N003", f"unknown type `{t.name}`" + hint, t.span, *notes)
         return None
 
@@ -128,19 +129,25 @@ class Declarations(CheckerBase):
         """Reject recursion (fns are inlined) and find the fns that use quantifiers."""
         calls = {name: {c.func for part in _fn_parts(info.decl) for c in subnodes(part, S.Call) if c.func in self.fns}
                  for name, info in self.fns.items()}
+        recursive: set[str] = set()
+        for comp in _components(calls):  # callees first: a fn uses a quantifier if it or a callee does
+            members = set(comp)
+            if len(comp) > 1 or comp[0] in calls[comp[0]]:
+                recursive |= members
+            if any(any(True for _ in subnodes(part, S.Quant)) for f in comp for part in _fn_parts(self.fns[f].decl)) \
+                    or any(c in self.quant_fns for f in comp for c in calls[f] - members):
+                self.quant_fns |= members
         on_reported_cycle: set[str] = set()
+        searched = 0
         for name, info in self.fns.items():
-            reach = _reachable(name, calls)
-            if name in reach and name not in on_reported_cycle:
-                cycle = _call_cycle(name, calls)
+            if name in recursive and name not in on_reported_cycle:
+                searched += 1  # (each search may cover the whole call graph: a few are enough)
+                cycle = _call_cycle(name, calls) if searched <= limits.MAX_DIAGNOSTICS else [name, "..."]
                 on_reported_cycle.update(cycle)
                 path = " -> ".join(cycle + [name])
                 self.err("A010", f"`{name}` is recursive ({path}); fns are inlined, so they cannot call "
                                  "themselves", info.decl.name_span,
                          "write the repetition as a `for` loop in a `comb` block, or unroll it by hand")
-            if any(any(True for _ in subnodes(part, S.Quant)) for f in reach | {name}
-                   for part in _fn_parts(self.fns[f].decl)):
-                self.quant_fns.add(name)
 
     def fn_body(self, f: S.FnDecl) -> None:
         info = self.fns[f.name]
@@ -226,16 +233,46 @@ class Declarations(CheckerBase):
         sig.init = value
 
 
-def _reachable(start: str, calls: dict[str, set[str]]) -> set[str]:
-    """The fns that `start` calls, directly or through others (itself only if on a cycle)."""
-    seen: set[str] = set()
-    todo = list(calls.get(start, ()))
-    while todo:
-        n = todo.pop()
-        if n not in seen:
-            seen.add(n)
-            todo += calls.get(n, ())
-    return seen
+def _components(calls: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of the call graph, each listed after every component
+    it calls into (Tarjan's algorithm, without recursion: call chains can be long)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for root in calls:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(sorted(calls[root])))]
+        while work:
+            v, todo = work[-1]
+            for w in todo:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(calls[w]))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    out.append(comp)
+    return out
 
 
 def _call_cycle(start: str, calls: dict[str, set[str]]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...diagnostics import Related
 from ...types import BOOL, BUILTINS, Ty, popcount_width, uint
 from .. import syntax as S
-from .context import CheckerBase, Ctx, short_name, suggest
+from .context import CheckerBase, Ctx, short_name
 
 
 class Names(CheckerBase):
@@ -22,12 +22,12 @@ class Names(CheckerBase):
     def path(self, e: S.Path) -> Ty | None:
         info = self.enums.get(e.enum)
         if info is None:
-            self.err_once(("enum", e.enum), "N004", f"unknown enum `{e.enum}`" + suggest(e.enum, self.enums),
+            self.err_once(("enum", e.enum), "N004", f"unknown enum `{e.enum}`" + self.suggest(e.enum, self.enums),
                           e.span)
             return None
         if e.variant not in info.variants:
             self.err_once(("variant", e.enum, e.variant), "N004",
-                          f"`{e.enum}` has no variant `{e.variant}`" + suggest(e.variant, info.variants), e.span,
+                          f"`{e.enum}` has no variant `{e.variant}`" + self.suggest(e.variant, info.variants), e.span,
                           f"its variants: {', '.join(info.variants)}")
             return None
         self.types[id(e)] = info.ty
@@ -74,7 +74,7 @@ class Names(CheckerBase):
             hint = (f"an enum is used through its variants: `{e.name}::VARIANT`",)
         elif e.name in self.fns or e.name in BUILTINS or e.name == "prev":
             hint = (f"`{e.name}` is a function; call it: `{e.name}(...)`",)
-        self.err_once(("name", e.name), "N001", f"unknown name `{e.name}`" + suggest(e.name, pool), e.span, *hint)
+        self.err_once(("name", e.name), "N001", f"unknown name `{e.name}`" + self.suggest(e.name, pool), e.span, *hint)
 
     def unknown_target(self, name: str, span: S.Span, ctx: Ctx) -> None:
         """An assignment to something that is not a signal: a local, a const, another global, or nothing."""
@@ -91,7 +91,7 @@ class Names(CheckerBase):
                      "only wires and outputs take `=`, and registers `<=`",
                      related=[Related(self.global_spans[name], "defined here")])
         else:
-            self.err_once(("name", name), "N001", f"unknown name `{name}`" + suggest(name, self.signals), span,
+            self.err_once(("name", name), "N001", f"unknown name `{name}`" + self.suggest(name, self.signals), span,
                           "declare it first: an output port, `wire NAME: TYPE;` or `reg NAME: TYPE = INIT;`")
 
     def e_Call(self, e: S.Call, ctx: Ctx, expected):
@@ -143,8 +143,8 @@ class Names(CheckerBase):
         hint = ()
         if e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
             hint = (f"`{e.func}` is a value, not a function; to index it write `{e.func}[i]`",)
-        elif not suggest(e.func, pool):
+        elif not self.suggest(e.func, pool):
             hint = ("the builtins are " + ", ".join(f"`{b}`" for b in BUILTINS) + " and `prev`; "
                     "declare others with `fn`",)
-        self.err_once(("fn", e.func), "N005", f"unknown function `{e.func}`" + suggest(e.func, pool),
+        self.err_once(("fn", e.func), "N005", f"unknown function `{e.func}`" + self.suggest(e.func, pool),
                       e.name_span, *hint)
