@@ -1,9 +1,10 @@
 """Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp; bubblewrap's
-bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits): the one place
-they are looked up.
+bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits; for the formal
+cross-check yosys-smtbmc and the z3 it drives): the one place they are looked up.
 
-Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT) when that
-is set, else from PATH. Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
+Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT,
+YOSYS_SMTBMC, Z3) when that is set, else from PATH (z3 also next to the running Python: the
+z3-solver package installs it). Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
 the minimal environment to run the tools in, so that no API keys or other secrets reach them.
 """
 
@@ -14,13 +15,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 # Tool name -> the environment variable that may point at its binary.
 ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP", "bwrap": "BWRAP",
-                            "prlimit": "PRLIMIT"}
+                            "prlimit": "PRLIMIT", "yosys-smtbmc": "YOSYS_SMTBMC", "z3": "Z3"}
 # Tool name -> the Debian package that has it.
 PACKAGES: dict[str, str] = {"yosys": "yosys", "iverilog": "iverilog", "vvp": "iverilog", "bwrap": "bubblewrap",
-                            "prlimit": "util-linux"}
+                            "prlimit": "util-linux", "yosys-smtbmc": "yosys", "z3": "z3"}
 
 _INSTALL_HINT = (
     "Install with `apt-get install {package}` (Debian) or `make setup`, "
@@ -72,6 +74,9 @@ def find_tool(name: str) -> str:
             return override
         raise ToolMissing(name, f"{var} is set to {override!r}, which is not an executable file.")
     found = shutil.which(name)
+    if found is None and name == "z3":  # the z3-solver wheel puts it beside the interpreter
+        beside = os.path.join(os.path.dirname(sys.executable), "z3")
+        found = beside if os.access(beside, os.X_OK) else None
     if found is None:
         raise ToolMissing(name)
     return os.path.abspath(found)
