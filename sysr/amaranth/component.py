@@ -30,12 +30,13 @@ import keyword
 import re
 import types
 
-from amaranth.hdl import Module, ResetSignal, Signal, unsigned
+from amaranth.hdl import Const, Module, Mux, ResetSignal, Signal, unsigned
 from amaranth.lib import enum as am_enum
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .. import elab as E
+from ..front import syntax as S
 from ..model import Design
 from .arrays import MemoryArray, RegisterArray
 from .exprs import ValueBuilder
@@ -70,6 +71,8 @@ class SysrComponent(wiring.Component):
         self.registers: dict[str, object] = {}
         self.memories: dict[str, object] = {}
         self.wires: dict[str, Signal] = {}
+        self.visible: dict[str, object] = {}
+        self.reset_async = design.reset_async and design.reset is not None
         super().__init__(wiring.Signature(members))
         self._comb: list = []
         self._sync: list = []
@@ -83,12 +86,13 @@ class SysrComponent(wiring.Component):
     # ---- the signature ---------------------------------------------------------------------
     def _signature_members(self, design: Design) -> tuple[dict, dict[str, str]]:
         reserved = set(dir(SysrComponent)) | {"signature", "design", "module_name", "domain", "reset_mode",
-                                              "port_names", "enums", "registers", "memories", "wires"}
+                                              "port_names", "enums", "registers", "memories", "wires",
+                                              "visible", "reset_async"}
         members: dict = {}
         names: dict[str, str] = {}
         for port in design.ports:
             sig = design.signals[port.name]
-            if port.kind == "clock" or (port.kind in ("reset", "reset_n") and self._reset_port is None):
+            if port.kind == "clock" or (port.kind in S.RESET_KINDS and self._reset_port is None):
                 continue
             member = member_name(port.name, reserved | set(members))
             shape = unsigned(1) if sig.ty is None else shape_of(sig.ty)
@@ -128,7 +132,12 @@ class SysrComponent(wiring.Component):
                              self._comb)
         comb = {n: x for n, x in system.comb.items() if n not in system.comb_ghost}
         nexts = {sv.name: self._next_of(sv, system) for sv in live}
-        build.count_uses(list(comb.values()) + list(nexts.values()))
+        shown = {sv.name: system.visible[sv.name] for sv in live if sv.name in system.visible}
+        if self.reset_mode == "domain":  # the domain's asynchronous reset clears the registers at once
+            for node in shown.values():
+                build.same_as(node, node.b)
+        build.count_uses(list(comb.values()) + list(nexts.values())
+                         + [shown[sv.name] for sv in live if sv.kind == "out_reg" and sv.name in shown])
         for name, expr in comb.items():
             target = self.port(name) if name in self.port_names else self.wires[name]
             self._comb.append(target.eq(build.value(expr)))
@@ -142,7 +151,24 @@ class SysrComponent(wiring.Component):
             else:
                 self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
             if sv.kind == "out_reg":
-                self._comb.append(self.port(sv.name).eq(self.registers[sv.name]))
+                value = build.value(shown[sv.name]) if sv.name in shown else self.registers[sv.name]
+                self._comb.append(self.port(sv.name).eq(value))
+        for sv in live:
+            if sv.kind != "mem":
+                self.visible[sv.name] = self._visible(sv, shown.get(sv.name), build)
+
+    def _visible(self, sv: E.StateVar, node, build: ValueBuilder):
+        """A register as the design reads it in the cycle: the register itself, except under an
+        asynchronous reset in "port" mode, `reset_active ? init : register` (not built into the
+        module: a value to simulate or to assign)."""
+        reg = self.registers[sv.name]
+        if node is None or self.reset_mode == "domain":
+            return reg
+        active = build.value(node.c)
+        init = Const(sv.init, len(reg[0]) if isinstance(reg, list) else len(reg))
+        if isinstance(reg, list):
+            return [Mux(active, init, el) for el in reg]
+        return Mux(active, init, reg)
 
     def _next_of(self, sv: E.StateVar, system: E.System):
         """The next-state IR of `sv`; in domain mode without the reset mux the domain applies."""
@@ -160,12 +186,12 @@ class SysrComponent(wiring.Component):
         if var.name == d.reset and var.name not in self.port_names:
             rst = ResetSignal(self.domain)
             return ~rst if d.reset_active_low else rst
+        if var.name in self.registers and not isinstance(self.registers[var.name], list):
+            return self.registers[var.name]  # (a registered output's port may show it through a mux)
         if var.name in self.port_names:
             return self.port(var.name)
         if var.name in self.wires:
             return self.wires[var.name]
-        if var.name in self.registers and not isinstance(self.registers[var.name], list):
-            return self.registers[var.name]
         raise Unsupported(f"design logic reads `{var.name}`, which the Amaranth component does not "
                           f"have (ghost state and properties are left out)")
 
