@@ -96,7 +96,7 @@ def simulate(cases: list[AmCase], n_cycles: int) -> dict[int, list[list[int]]]:
     for c in live:
         top.submodules[f"dut{c.key}"] = c.component
         if c.prep.system.design.clock is not None:  # one domain each (its own reset), one clock
-            cd = domains[c.key] = ClockDomain(f"d{c.key}", async_reset=c.component.reset_async)
+            cd = domains[c.key] = ClockDomain(f"d{c.key}", async_reset=c.component.reset_async and c.reset == "domain")
             if len(domains) > 1:
                 cd.clk = next(iter(domains.values())).clk
             top.domains += cd

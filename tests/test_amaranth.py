@@ -132,7 +132,7 @@ def verilog_top(component: sa.SysrComponent):
     m.submodules.dut = component
     ports = []
     if d.clock is not None:
-        m.domains.sync = cd = ClockDomain()
+        m.domains.sync = cd = ClockDomain(async_reset=component.reset_async and component.reset_mode == "domain")
         clk = Signal(name=d.clock)
         m.d.comb += cd.clk.eq(clk)
         ports.append(clk)

@@ -30,7 +30,7 @@ import keyword
 import re
 import types
 
-from amaranth.hdl import Const, Module, Mux, ResetSignal, Signal, unsigned
+from amaranth.hdl import ClockDomain, ClockSignal, Const, Module, Mux, ResetSignal, Signal, unsigned
 from amaranth.lib import enum as am_enum
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
@@ -73,6 +73,9 @@ class SysrComponent(wiring.Component):
         self.wires: dict[str, Signal] = {}
         self.visible: dict[str, object] = {}
         self.reset_async = design.reset_async and design.reset is not None
+        # memory writes: in the domain, or (see the module docstring) a local reset-less
+        # domain on its clock when the domain's reset is asynchronous
+        self._write_domain = f"{domain}_memw" if self.reset_async and self.reset_mode == "domain" else domain
         super().__init__(wiring.Signature(members))
         self._comb: list = []
         self._sync: list = []
@@ -144,7 +147,7 @@ class SysrComponent(wiring.Component):
         for sv in live:
             nxt = nexts[sv.name]
             if sv.kind == "mem":
-                self._comb += self._arrays[sv.name].write_ports(nxt, build, self.domain)
+                self._comb += self._arrays[sv.name].write_ports(nxt, build, self._write_domain)
             elif sv.size is not None:
                 arr = self._arrays[sv.name]
                 self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
@@ -202,6 +205,9 @@ class SysrComponent(wiring.Component):
             m.d[self.domain] += self._sync
         for name, mem in self.memories.items():
             m.submodules[f"mem_{name}"] = mem
+        if self.memories and self._write_domain != self.domain:
+            m.domains += ClockDomain(self._write_domain, reset_less=True, local=True)
+            m.d.comb += ClockSignal(self._write_domain).eq(ClockSignal(self.domain))
         return m
 
 
