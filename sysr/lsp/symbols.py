@@ -19,6 +19,8 @@ from ..front import syntax as S
 from ..model import Design, Local, Signal
 from ..types import BUILTINS, Ty, parse_int_type, sint, uint, value_of
 
+W = S.written  # a name as the source must spell it (`r#match`)
+
 
 @dataclass(frozen=True)
 class Symbol:
@@ -92,9 +94,6 @@ def name_span(n, head: Heads) -> S.Span | None:
     return None
 
 
-W = S.written  # a name as the source must spell it (`r#match`)
-
-
 # ---- what a node names --------------------------------------------------------------------
 
 def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
@@ -137,7 +136,7 @@ def type_text(d: Design, ty: Ty | None) -> str:
     if ty is None:
         return "no value"
     if ty.kind == "enum":
-        return f"`{ty.enum}` (enum, {_bits(ty.width)})"
+        return f"`{W(ty.enum)}` (enum, {_bits(ty.width)})"
     if ty.is_bool:
         return "`bool` (1 bit)"
     return f"`{ty}` ({_bits(ty.width)}, {'signed' if ty.signed else 'unsigned'})"
