@@ -2,8 +2,8 @@
 
 `simulate(cases, n_cycles)` puts several components into one Amaranth design (one `sync`
 domain per component, so that each has its own reset) and runs one testbench over them:
-in each cycle it applies that cycle's inputs (the design's reset through the domain's reset
-in "domain" mode, through the port in "port" mode), lets the combinational logic settle, and
+in each cycle it applies that cycle's inputs (the design's reset last, through the domain's
+reset in "domain" mode, through the port in "port" mode), lets the combinational logic settle, and
 samples every output port, register, register array element, wire and memory word; then it
 ticks the clock. A design with an asynchronous reset gets a domain with `async_reset=True`, and
 its reset changes between the edges (with the other inputs, after the previous edge): a
@@ -80,8 +80,10 @@ def probes(c: sa.SysrComponent, prep) -> list:
 
 
 def drive(ctx, case: AmCase, domain: ClockDomain | None, row: dict) -> None:
+    """One cycle's inputs, the reset last: an asynchronous reset then becomes active after the
+    other inputs have settled (a write enable, say), which it must still override at once."""
     c, d = case.component, case.prep.system.design
-    for name, value in row.items():
+    for name, value in sorted(row.items(), key=lambda item: item[0] == d.reset):
         if name in c.port_names:
             ctx.set(c.port(name), value)
         elif name == d.reset and domain is not None:

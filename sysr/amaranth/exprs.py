@@ -158,7 +158,7 @@ class ValueBuilder:
             depth = 1 + max((self.depth.get(id(k), 0) for k in kids), default=0)
             weight = 1 + sum(self.weight.get(id(k), 1) for k in kids)
             big = depth > MAX_DEPTH or weight > MAX_WEIGHT
-            if not isinstance(n, (E.Const, E.Var)) and (self.uses.get(id(n_ir), 0) > 1 or big):
+            if v is not None and not isinstance(n, (E.Const, E.Var)) and (self.uses.get(id(n_ir), 0) > 1 or big):
                 v, depth, weight = self.temp(v, n), 0, 1
             self.memo[id(n_ir)] = v
             self.depth[id(n_ir)] = depth
