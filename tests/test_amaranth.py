@@ -9,7 +9,13 @@
   its own reset, `reset="port"`), names Amaranth cannot take, refusal of rejected designs with
   their diagnostics, and a clear error for constructs the back end does not know.
 - Every operator at its edge values (wrap-around, large shifts, signed comparison, casts)
-  against `sysr.types` (the random designs of tests/test_differential.py cover the rest).
+  against `sysr.types` (the random designs of tests/test_differential.py cover the rest);
+  `/` and `%` on every pair of edge values from 1 to 256 bits (zero divisors, `MIN / -1`,
+  signs), against `sysr.types` and against the numbers themselves.
+- Asynchronous resets of either polarity in both reset mappings, simulated against the
+  evaluator: a counter that reads its reset value in the cycle the reset becomes active, a
+  memory that is not written and a register array that reads as reset; a synchronously reset
+  domain shows why "domain" mode wants `async_reset=True`; and what Yosys makes of it.
 """
 
 from __future__ import annotations

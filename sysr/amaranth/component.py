@@ -10,13 +10,29 @@ Clock and reset. The design's clock is the component's clock domain (`domain`, "
 default). With `reset="domain"` (the default) the design's reset port is that domain's reset
 too: it is not in the signature, registers are reset by the domain (to their sysr reset
 values; memories are not), and logic that reads the reset, and the hold on memory writes
-while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` reads its
-complement: Amaranth resets are active high). The proofs assume a synchronous reset, so the
-domain should have one (`async_reset=False`); `ResetInserter` resets the registers but not
-what reads `ResetSignal`. With `reset="port"` the reset stays an input port with its sysr
-name and polarity, registers are `reset_less` and reset by the logic exactly as `sysr lower`
-writes it, so the domain's own reset does not touch the component. A design without a clock
-uses no domain; its reset, if it has one, is an ordinary input port.
+while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` or `areset_n`
+reads its complement: Amaranth resets are active high). The domain's kind must match the
+design's: a synchronous `reset`/`reset_n` wants `async_reset=False` (the proofs assume the
+registers clear at the edge), an asynchronous `areset`/`areset_n` wants `async_reset=True`
+(`reset_async` says which): the domain then clears the registers as soon as its reset is
+active, which is exactly sysr's meaning (they read as their reset values in that same cycle
+and hold them through the edges), so the registers are read as they are. `ResetInserter`
+resets the registers but not what reads `ResetSignal`. With `reset="port"` the reset stays an
+input port with its sysr name and polarity, registers are `reset_less` and reset by the logic
+exactly as `sysr lower` writes it, so the domain's own reset does not touch the component;
+with an asynchronous reset the logic reads each register through `reset_active ? init :
+register` (`System.visible` of `sysr.elab`), and the registers take their reset values at the
+edge. `registers` are the flip-flops, `visible` the registers as the design reads them (the
+same signals but in "port" mode with an asynchronous reset, where they are those muxes). A
+design without a clock uses no domain; its reset, if it has one, is an ordinary input port.
+
+Amaranth's simulator (0.5) runs a domain's processes at the rising edge of an asynchronous
+domain reset as well as at the clock edge: a memory write port there writes whatever its
+enable shows at that instant, and a `reset_less` register takes its next value. In "domain"
+mode with an asynchronous reset the memories' write ports are therefore in a local reset-less
+domain `<domain>_memw` whose clock is the domain's (the same `$memwr` on the same clock once
+Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
+asynchronous (or none), as its registers are `reset_less`.
 
 Names. Ports keep their sysr names and order; a name Amaranth cannot take as a signature
 member (a Python keyword, a leading underscore, or an attribute of the component such as
@@ -51,9 +67,13 @@ class SysrComponent(wiring.Component):
 
     Attributes besides the ports: `port_names` (sysr port name -> signature member),
     `registers` (register name -> `Signal`, or a list of signals for a register array),
-    `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires` (wire name ->
-    `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its encodings), `domain`,
-    `reset_mode`, `design` (the checked sysr design it was built from).
+    `visible` (register name -> its value as the design reads it in a cycle: the register, or
+    under an asynchronous reset in "port" mode `reset_active ? init : register`, a value to
+    simulate or assign), `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires`
+    (wire name -> `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its
+    encodings), `domain`, `reset_mode`, `reset_async` (the design's reset is asynchronous: in
+    "domain" mode, give the domain `async_reset=True`), `design` (the checked sysr design it
+    was built from).
     """
 
     def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync") -> None:

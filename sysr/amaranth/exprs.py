@@ -11,6 +11,12 @@ expression.
 
 Shared subexpressions and very deep or large expressions become named intermediate signals,
 so that the Amaranth expression trees stay small and shallow whatever the design unrolls into.
+
+Array values (`ArrVar`, `ConstArr`, an array-valued `Ite`) build to no Amaranth value: they are
+only ever read from, and `n_read` looks the storage up, including a register array as read
+under an asynchronous reset (`Ite(reset_active, ConstArr(init), ArrVar)`: the reset value while
+the reset is active, else the stored element). `same_as` builds a node as another one the
+caller knows to be equal (the registers under a domain's asynchronous reset).
 """
 
 from __future__ import annotations
