@@ -42,7 +42,8 @@ from pathlib import Path
 
 from sysr import __version__ as SYSR_VERSION
 
-from . import guard, simulate
+from . import guard, sandbox, scratch, simulate
+from .cache import ResultCache, key as cache_key
 from .detail import DESIGN, about_design, short, sim_output, yosys_errors
 from .extract import as_received
 from .records import CandidateResult, StageResult
@@ -82,10 +83,11 @@ class Failed(Exception):
 
 class Scorer:
     def __init__(self, limits: Limits | None = None, check_reference: bool = True,
-                 shadow: bool = True) -> None:
+                 shadow: bool = True, cache: ResultCache | None = None) -> None:
         self.limits = limits or Limits()
         self.check_reference = check_reference
         self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (bench.shadow)
+        self.cache = cache  # results by content hash (bench.cache); None: every candidate is scored
         self.guard = guard.judge  # replaceable in tests, to show the walls behind it
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
@@ -379,10 +381,13 @@ class Scorer:
                                              verdict=verdict, duration_s=0.0, detail=why))
             return result
         source = as_received(source).replace("\r\n", "\n").replace("\r", "\n")
+        key = self._cache_key(task, lang, source)
+        if key and (hit := self.cache.get(key)):
+            return hit
         self._deadline.at = time.monotonic() + self.limits.total_s
-        with tempfile.TemporaryDirectory(prefix=f"bench-{task.name}-") as d, self._sandboxed(Path(d)):
+        with scratch.folder(f"bench-{task.name}-") as d, self._sandboxed(d):
             try:
-                self._pipeline(task, lang, source, Path(d), result.stages)
+                self._pipeline(task, lang, source, d, result.stages)
             except Failed as f:
                 result.stages.append(f.stage)
                 result.result = f.stage.verdict
@@ -390,7 +395,16 @@ class Scorer:
                 self._deadline.at = float("inf")
         if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
             result.shadow = shadow_of(self, task, source)  # beside the result, never instead of it
+        if key:
+            self.cache.put(key, result)
         return result
+
+    def _cache_key(self, task: Task, lang: str, source: str) -> str:
+        """The result cache's key for this candidate, or "" when no cache applies (none given, the
+        tools unsandboxed, or a guard replaced by a test)."""
+        if self.cache is None or sandbox.disabled() or self.guard is not guard.judge:
+            return ""
+        return cache_key(self, task, lang, source)
 
     def _pipeline(self, task: Task, lang: str, source: str, work: Path, stages: list) -> None:
         if lang == "sysr":

@@ -8,9 +8,10 @@ nonce must be in nothing the simulation can read. The candidate's tools share on
 system's software (`bench.sandbox`); in it:
 
 - iverilog compiles in `compile/` (tb.v with the nonce, design.v; its temporary files go there
-  too). Before vvp starts, the scorer opens the compiled program and removes `compile/`
-  whole (`ProgramPipe`); nothing in the sandbox has any of it open then (the driver killed
-  every process after the compile) and nothing in it can reach the scorer's descriptors.
+  too). Before vvp starts, the scorer opens the compiled program and takes `compile/` whole
+  out of the work folder (a rename to beside it, outside the sandbox's view; removed later in
+  the background: `ProgramPipe`); nothing in the sandbox has any of it open then (the driver
+  killed every process after the compile) and nothing in it can reach the scorer's descriptors.
 - vvp runs in `run/`, which holds only a named pipe, `sim`, through which the scorer streams
   the program from the descriptor it kept. vvp reads it to the end before time 0; after that
   the pipe is empty, and a design that opens it waits forever (the simulation then times out).
@@ -26,6 +27,7 @@ system's software (`bench.sandbox`); in it:
 What remains is the nonce as constant operands of the testbench's `$display` calls inside vvp's
 memory, which no Verilog construct can name.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,6 +37,7 @@ import shutil
 import threading
 from pathlib import Path
 
+from . import scratch
 from .detail import verdict_line
 
 PROGRAM = "sim"
@@ -60,14 +63,14 @@ def verdict(stdout: str, nonce: str) -> str | None:
 class ProgramPipe:
     """The named pipe `run/sim` and the thread that streams the compiled program through it.
 
-    Made from the compile folder, which it removes (tb.v with the nonce, the design, the program)
-    once it holds the program open. Use as a context manager around the vvp run; on exit the
+    Made from the compile folder, which it takes out of the work folder (tb.v with the nonce, the
+    design, the program) once it holds the program open. Use as a context manager around the vvp run; on exit the
     thread is released even if vvp never opened the pipe.
     """
 
     def __init__(self, compile_dir: Path, run_dir: Path) -> None:
         self.program = open(compile_dir / PROGRAM, "rb")
-        shutil.rmtree(compile_dir)
+        _remove(compile_dir)
         run_dir.mkdir(exist_ok=True)
         self.fifo = run_dir / PROGRAM
         os.mkfifo(self.fifo, 0o600)
@@ -92,3 +95,14 @@ class ProgramPipe:
                 shutil.copyfileobj(self.program, out, 1 << 16)
         except OSError:  # the reader went away (vvp killed or done)
             pass
+
+
+def _remove(folder: Path) -> None:
+    """Take `folder` out of the work folder at once (a rename beside it), and remove it in the background."""
+    outside = folder.parent.parent / f"{folder.parent.name}-{folder.name}-{secrets.token_hex(4)}"
+    try:
+        folder.rename(outside)
+    except OSError:  # another file system: remove it in place, now (an error stops the scoring)
+        shutil.rmtree(folder)
+        return
+    scratch.discard(outside)
