@@ -137,11 +137,17 @@ def _system_mounts() -> tuple[str, ...]:
 
 
 def prefix(tool: str) -> str:
-    """The install prefix to bind for a tool outside the system folders ("" when inside them)."""
+    """The install prefix to bind for a tool outside the system folders ("" when inside them).
+
+    PREFIX for PREFIX/bin/tool; never `/` (a tool in /opt/tool binds /opt, one in /tool itself only).
+    """
     real = os.path.realpath(tool)
     if any(real.startswith(p + "/") for p in _SYSTEM + _SYSTEM_TOP):
         return ""
-    return os.path.dirname(os.path.dirname(real))
+    for candidate in (os.path.dirname(os.path.dirname(real)), os.path.dirname(real)):
+        if candidate != "/":
+            return candidate
+    return real
 
 
 @functools.cache

@@ -145,3 +145,9 @@ def test_a_candidate_has_one_sandbox(tmp_path, monkeypatch) -> None:
     r = scorer.score(toy, "verilog", toy.text("ref.v"))
     assert r.result == "PASS" and [Path(t).name for t in runs] == ["iverilog", "yosys", "iverilog", "vvp"]
     assert len(starts) == 1
+
+
+def test_a_tool_outside_the_system_folders_binds_its_prefix_never_the_root() -> None:
+    assert sandbox.prefix("/usr/bin/yosys") == ""
+    assert sandbox.prefix("/opt/yosys/bin/yosys") == "/opt/yosys"
+    assert sandbox.prefix("/opt/yosys") == "/opt" and sandbox.prefix("/yosys") == "/yosys"
