@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import loop_cli, sandbox
+from .cache import ResultCache, default_dir
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
@@ -43,8 +44,8 @@ def _candidate(task: Task, lang: str, folder: Path | None) -> str | None:
 
 
 def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
-              progress=None) -> list[CandidateResult]:
-    scorer = Scorer()
+              progress=None, cache: ResultCache | None = None) -> list[CandidateResult]:
+    scorer = Scorer(cache=cache)
     sources = {t.name: _candidate(t, lang, folder) for t in tasks}
 
     def one(task: Task) -> CandidateResult:
@@ -71,7 +72,8 @@ def _table(report: ScoreReport) -> Table:
         spent = sum(s.duration_s for s in r.stages)
         style = "green" if r.result == "PASS" else ("yellow" if r.result == "tool-failure" else "red")
         shadow = f" (shadow: {r.shadow.result})" if r.shadow else ""
-        t.add_row(r.task, f"[{style}]{r.result}[/{style}]{shadow}", stages, f"{spent:.2f}", detail)
+        cached = " (cached)" if r.cached else ""
+        t.add_row(r.task, f"[{style}]{r.result}[/{style}]{shadow}{cached}", stages, f"{spent:.2f}", detail)
     return t
 
 
@@ -87,10 +89,14 @@ def cmd_score(args) -> int:
     def progress(r: CandidateResult) -> None:
         done[0] += 1
         if not args.json:
-            err.print(f"[{done[0]}/{len(tasks)}] {r.task}: {r.result}", highlight=False)
+            err.print(f"[{done[0]}/{len(tasks)}] {r.task}: {r.result}{' (cached)' if r.cached else ''}",
+                      highlight=False)
 
+    cache = None if args.no_cache else ResultCache()
+    if cache is not None:
+        cache.prune()
     t0 = time.perf_counter()
-    results = score_all(tasks, args.lang, folder, args.jobs, progress)
+    results = score_all(tasks, args.lang, folder, args.jobs, progress, cache)
     report = ScoreReport(lang=args.lang, results=results, counts=count(results),
                          wall_s=round(time.perf_counter() - t0, 3))
     c = report.counts
@@ -100,8 +106,10 @@ def cmd_score(args) -> int:
         out = Console()
         out.print(_table(report))
         rate = f"PASS {c.passed} of {c.scorable}" if c.scorable else "PASS: not a number (nothing scorable)"
+        cached = sum(r.cached for r in results)
         out.print(f"{rate}; tool failures: {c.tool_failures}; by result: "
-                  + ", ".join(f"{k} {v}" for k, v in c.by_result.items()), highlight=False)
+                  + ", ".join(f"{k} {v}" for k, v in c.by_result.items())
+                  + (f"; {cached} from the cache" if cached else ""), highlight=False)
     if c.tool_failures:
         return 2
     return 0 if c.passed == c.candidates else 1
@@ -141,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tasks", metavar="a,b", help="only these tasks")
     s.add_argument("--jobs", type=int, default=1, metavar="N", help="score N candidates in parallel")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--no-cache", action="store_true",
+                   help="score every candidate, neither reading nor writing the result cache (by default a "
+                        "candidate scored before, with the same task files, tools, limits and project code, "
+                        f"is read from it: $BENCH_CACHE_DIR, else $XDG_CACHE_HOME/sysr-bench, now {default_dir()})")
     s.set_defaults(func=cmd_score)
     d = sub.add_parser("seeded", help="require every seeded-bug design rejected with its expected codes")
     d.add_argument("--json", action="store_true")

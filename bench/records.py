@@ -61,6 +61,7 @@ class CandidateResult(BaseModel):
     result: str
     stages: list[StageResult] = Field(default_factory=list)
     shadow: Shadow | None = None  # sysr, check-failed with only V-codes: the shadow simulation
+    cached: bool = False  # read from the result cache (bench.cache): no tool ran; the stages are the first run's
 
     @property
     def detail(self) -> str:

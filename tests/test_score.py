@@ -137,7 +137,7 @@ def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
     (cands / "toy.v").write_text(design(COUNTER))
     argv = [sys.executable, "-m", "bench.cli", "score", "--lang", "verilog", "--candidates", str(cands),
             "--tasks", "toy", "--json"]
-    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin"}
+    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin", "BENCH_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
