@@ -51,12 +51,19 @@ def template(name: str) -> Template:
 MODEL_REFERENCE = ROOT / "docs" / "model-reference.md"
 
 
+def model_reference() -> str:
+    """docs/model-reference.md as a model reads it: without the notes for maintainers (HTML
+    comments) and the test markers of its code blocks (`// accept`, a line of its own)."""
+    text = re.sub(r"<!--.*?-->\n?", "", MODEL_REFERENCE.read_text(), flags=re.S)
+    return re.sub(r"^// accept\n", "", text, flags=re.M)
+
+
 def system_prompt(lang: str) -> str:
     """The system prompt: how designs are judged (the same words in both languages), then the
     Verilog scorer's rules, or for sysr the compact reference written for models."""
     judged = template("judged.md").substitute().rstrip()
     if lang == "sysr":
-        reference = re.sub(r"<!--.*?-->\n?", "", MODEL_REFERENCE.read_text(), flags=re.S)  # notes for maintainers
+        reference = model_reference()
         return template("system-sysr.md").substitute(judged=judged, reference=reference.strip())
     return template("system-verilog.md").substitute(judged=judged)
 
