@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, Severity, sort_key
 from .front.check import check_names_types
 from .front.parse import parse
 from .front.structure import check_structure
+from .front.vacuous import never_checked
 from .front.syntax import Span
 from .model import Design
 from .source import text_problem
@@ -81,6 +82,7 @@ def _static(tree) -> tuple[Design | None, list[Diagnostic]]:
     design, diags = check_names_types(tree)
     if design is not None and not any(d.code.startswith("P") for d in diags):
         diags += check_structure(design)
+        diags += never_checked(design)
     return design, diags
 
 

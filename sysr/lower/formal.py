@@ -11,7 +11,8 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
   only when the reset is not active in this cycle either (`prev_guard`, as `sysr.elab`'s
   `prev_valid`);
 - an `initial` block: every register starts at its reset value, as the checker's bounded check
-  does (memories and history registers start arbitrary);
+  does (memories, registers without a reset value and history registers start arbitrary; a
+  ghost register without a reset value that nothing writes is an `(* anyconst *)` constant);
 - `requires` as `assume`, and an `assume` that every enum-typed input holds a variant;
   `ensures`, `invariant` and `assert` as `assert`, and an `assert` that every enum register holds
   a variant (what the checker's induction takes for granted);
@@ -106,7 +107,11 @@ class FormalLowering(ModuleLowering):
                 raise FormalUnsupported(
                     f"line {s.span.line}: the memory `{s.name}` is never written; Yosys' formal flow cannot "
                     "encode a memory without a write port (make it a ghost memory, or write it)")
-        return frozenset(s.name for s in ghosts if s.kind == "mem" and s.name not in written)
+        # (branch `ref`, issue 17) a ghost register without a reset value that nothing writes is
+        # the specification's arbitrary-but-fixed value: a constant too, like an unwritten memory.
+        return frozenset(s.name for s in ghosts if (s.kind == "mem" or (s.kind == "reg" and s.init is None
+                                                                        and not s.is_array))
+                         and s.name not in written)
 
     def declaration(self, sig) -> str:
         text = super().declaration(sig)
