@@ -91,6 +91,9 @@ class Scorer:
         self.check_reference = check_reference
         self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (bench.shadow)
         self.guard = guard.judge  # replaceable in tests, to show the walls behind it
+        # Whether details may quote the hidden files' messages: only for `bench suite import`, whose
+        # user scores references against testbenches from their own checkout.
+        self.reveal = False
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
         self._locks: dict[str, threading.Lock] = {}
@@ -341,7 +344,8 @@ class Scorer:
         args = [dialect.of(task).iverilog, "-o", simulate.PROGRAM, "tb.v", DESIGN]
         res = self._run(task, "compile", "iverilog", args, comp, self.limits.tool_s, ICARUS_JAIL)
         if res.returncode != 0 or not (comp / simulate.PROGRAM).is_file():
-            raise self._fail("compile", "iverilog", res, "compile", about_design(res.output))
+            shown = short(res.output) if self.reveal else about_design(res.output)
+            raise self._fail("compile", "iverilog", res, "compile", shown)
         stages = [self._record("compile", "iverilog", res, "ok")]
         with simulate.ProgramPipe(comp / simulate.PROGRAM, work / "run") as pipe:
             res = self._run(task, "simulate", "vvp", ["-n", simulate.PROGRAM], pipe.fifo.parent,

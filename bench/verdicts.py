@@ -59,13 +59,24 @@ def read(stdout: str, nonce: str, verdict: Verdict) -> Reading | None:
         return None
     errors, samples, line = found
     if "TIMEOUT" in mine and verdict.timeout_fails:
-        return Reading(False, _with(f"TIMEOUT: the testbench's own time limit ended the simulation before its "
+        return Reading(False, _with(f"{TIMEOUT} the testbench's own time limit ended the simulation before its "
                                     f"stimulus did ({line})", hints))
     if errors:
         return Reading(False, _with(line, hints))
     if samples == 0:
         return Reading(False, f"{line}: the testbench compared no samples")
     return Reading(True, line)
+
+
+TIMEOUT = "TIMEOUT:"
+_CLEAN = re.compile(r"\((Mismatches: 0 in \d+ samples|Hint: No mismatched samples\.|"
+                    r"Hint: Total mismatched samples is 0 out of \d+ samples\.?)\)$")
+
+
+def timed_out_clean(detail: str) -> bool:
+    """Whether a failure is the testbench's TIMEOUT alone, with no mismatch before it."""
+    first = detail.splitlines()[0] if detail else ""
+    return first.startswith(TIMEOUT) and _CLEAN.search(first) is not None
 
 
 _MISMATCHES = re.compile(r"Mismatches: (\d+) in (\d+) samples")
