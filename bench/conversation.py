@@ -41,11 +41,19 @@ def template(name: str) -> Template:
     return Template((PROMPTS / name).read_text())
 
 
-def system_prompt(lang: str) -> str:
+def system_prompt(lang: str, language: str = "verilog-2005") -> str:
+    """The system prompt of a condition; in Verilog it names the language the task is read as
+    (SystemVerilog for tasks imported from upstream suites, `bench.dialect`)."""
     if lang == "sysr":
         reference = (ROOT / "docs" / "reference.md").read_text()
         return template("system-sysr.md").substitute(reference=reference)
+    if language == "systemverilog":
+        return template("system-systemverilog.md").substitute()
     return template("system-verilog.md").substitute()
+
+
+def lang_name(lang: str, task: Task) -> str:
+    return "SystemVerilog" if lang == "verilog" and task.systemverilog else LANG_NAME[lang]
 
 
 def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
@@ -55,13 +63,14 @@ def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
         start_name = "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
     return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=start_name,
                                            start=task.text(start_name).rstrip(), fence=FENCE[lang],
-                                           lang_name=LANG_NAME[lang])
+                                           lang_name=lang_name(lang, task))
 
 
-def repair_message(lang: str, result: str, detail: str) -> str:
+def repair_message(lang: str, result: str, detail: str, name: str | None = None) -> str:
+    name = name or LANG_NAME[lang]
     if result == "no-code":
-        return template("no-code.md").substitute(lang_name=LANG_NAME[lang])
-    return template("repair.md").substitute(result=result, detail=detail.strip(), lang_name=LANG_NAME[lang])
+        return template("no-code.md").substitute(lang_name=name)
+    return template("repair.md").substitute(result=result, detail=detail.strip(), lang_name=name)
 
 
 def history(done: list[Attempt]) -> list[Message]:
@@ -75,7 +84,7 @@ def history(done: list[Attempt]) -> list[Message]:
 def next_feedback(task: Task, settings: Settings, done: list[Attempt]) -> str:
     if not done:
         return first_message(task, settings.lang, settings.spec_stubs)
-    return repair_message(settings.lang, done[-1].result, done[-1].detail)
+    return repair_message(settings.lang, done[-1].result, done[-1].detail, lang_name(settings.lang, task))
 
 
 def finished(settings: Settings, done: list[Attempt]) -> bool:
@@ -86,7 +95,7 @@ def attempts(model: Model, scorer: Scorer, task: Task, settings: Settings, done:
              sample: int = 1, seed: int | None = None, system: str | None = None) -> Iterator[Attempt]:
     """The new attempts of one sample, each yielded once scored; a ModelError propagates."""
     done = list(done or [])
-    system = system if system is not None else system_prompt(settings.lang)
+    system = system if system is not None else system_prompt(settings.lang, task.language)
     while not finished(settings, done):
         n = len(done) + 1
         feedback = next_feedback(task, settings, done)

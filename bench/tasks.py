@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from typing import Literal
@@ -145,6 +146,23 @@ def select(names: list[str] | None, lang: str, tasks_dir: Path = TASKS_DIR) -> t
     tasks = load_tasks(names, tasks_dir)
     out = [(t.name, why) for t in tasks if (why := left_out(t, lang))]
     if names and out:
-        raise TaskError("; ".join(f"task {n} is left out of every count ({why})" for n, why in out))
+        raise TaskError("; ".join(f"task {n} is left out ({why})" for n, why in out))
     skipped = {n for n, _ in out}
     return [t for t in tasks if t.name not in skipped], out
+
+
+def for_command(arg: str | None, lang: str, suite: str | None, command: str) -> list[Task]:
+    """The tasks of --tasks in --suite (default tasks/), saying on stderr which were left out and why."""
+    names = [n.strip() for n in arg.split(",") if n.strip()] if arg else None
+    folder = Path(suite) if suite else TASKS_DIR
+    if not folder.is_dir():
+        raise TaskError(f"--suite {folder}: not a folder (make one with `bench suite import`)")
+    tasks, out = select(names, lang, folder)
+    if out:
+        bad = sum(why.startswith("invalid") for _, why in out)
+        parts = [f"{bad} invalid"] * bool(bad) + [f"{len(out) - bad} not expressible in sysr"] * bool(len(out) - bad)
+        print(f"bench {command}: {len(out)} task(s) of {folder} left out ({', '.join(parts)}); see "
+              f"{folder}/suite.json", file=sys.stderr)
+    if not tasks:
+        raise TaskError(f"no task of {folder} to run in {lang}")
+    return tasks
