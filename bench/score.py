@@ -15,6 +15,9 @@ Every tool run is bounded (`bench.run`) and Yosys, iverilog and vvp run sandboxe
 - it hit its time, memory or output limit: `resource-limit`, a failure of the candidate (a
   simulation that does not finish in time is `timeout`, as before); all the runs for one
   candidate share one time budget (`Limits.total_s`, 300 s), each run also has its own limit;
+  a file the simulation writes (an upstream testbench's VCD, in its own run folder) is cut at
+  `Limits.sim_file_bytes` (vvp, process 1 of its sandbox, sees a failed write, not SIGXFSZ) and
+  the run goes on;
 - it crashed (a signal, an abort): a failure of the candidate with the stage's own result
   (`syntax` for Yosys and the preprocessor, `compile` for iverilog, `no-verdict` for vvp), if
   the same stage runs fine on the task's reference in this run (checked once per task and
@@ -74,6 +77,7 @@ class Limits:
     sim_s: float = 60.0  # the simulation
     total_s: float = 300.0  # all the runs for one candidate together
     memory_bytes: int = DEFAULT_MEMORY_BYTES
+    sim_file_bytes: int = 64 * 1024**2  # each file a simulation writes (an upstream testbench's VCD)
 
 
 class Failed(Exception):
@@ -349,7 +353,8 @@ class Scorer:
         stages = [self._record("compile", "iverilog", res, "ok")]
         with simulate.ProgramPipe(comp / simulate.PROGRAM, work / "run") as pipe:
             res = self._run(task, "simulate", "vvp", ["-n", simulate.PROGRAM], pipe.fifo.parent,
-                            self.limits.sim_s, ICARUS_JAIL, time_result="timeout")
+                            self.limits.sim_s, ICARUS_JAIL, file_bytes=self.limits.sim_file_bytes,
+                            time_result="timeout")
         got = verdicts.read(res.stdout, nonce, task.verdict)
         if got is None:
             raise self._fail("simulate", "vvp", res, "no-verdict",

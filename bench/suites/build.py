@@ -124,7 +124,8 @@ def _ifc_problem(ifc: str, ports: list[F.Port]) -> str | None:
         return f"syntax: Yosys cannot read the interface the prompt gives (_ifc.txt): {why}"
     differs = compare_ports([PortInfo(p.name, p.direction, p.width) for p in given],
                             [PortInfo(p.name, p.direction, p.width) for p in ports], ordered=False)
-    return f"interface: the prompt's interface (_ifc.txt) and the reference's ports differ: {differs}" if differs else None
+    return (f"interface: the ports the prompt gives (_ifc.txt) are not the reference's: {differs} (in the prompt's, "
+            "against the reference's)") if differs else None
 
 
 def _prompt(text: str) -> str:
