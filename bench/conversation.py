@@ -62,7 +62,8 @@ def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
     else:
         start_name = "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
     return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=start_name,
-                                           start=task.text(start_name).rstrip(), fence=FENCE[lang],
+                                           start=task.text(start_name).rstrip(),
+                                           fence="systemverilog" if lang_name(lang, task) == "SystemVerilog" else FENCE[lang],
                                            lang_name=lang_name(lang, task))
 
 
