@@ -148,9 +148,20 @@ def test_testbench_timeout_before_the_stimulus_ends(ve, scorer) -> None:
     assert r.result == "wrong-output" and r.detail.startswith("TIMEOUT: the testbench's own time limit")
 
 
+def code_completion(folder: Path) -> Path:
+    """The code-completion fixture, completed with the spec-to-rtl fixture's AND gate as the
+    reference and testbench of both its problems (the OR gate's made an OR)."""
+    shutil.copytree(FIXTURES / "verilogeval" / "dataset_code-complete-iccad2023", folder)
+    spec = FIXTURES / "verilogeval" / "dataset_spec-to-rtl"
+    for part in ("ref.sv", "test.sv"):
+        text = (spec / f"Prob001_and2_{part}").read_text()
+        (folder / f"Prob001_and2_{part}").write_text(text)
+        (folder / f"Prob002_or2_{part}").write_text(text.replace("a & b", "a | b"))
+    return folder
+
+
 def test_code_completion_layout_and_its_interface(tmp_path) -> None:
-    src = tmp_path / "cc"
-    shutil.copytree(FIXTURES / "verilogeval" / "dataset_code-complete-iccad2023", src)
+    src = code_completion(tmp_path / "cc")
     (src / "Prob003_gone_prompt.txt").write_text("A problem whose reference and testbench are missing.\n")
     report = import_suite("verilogeval", src, tmp_path / "out", jobs=2)
     assert (report.tasks, report.valid) == (3, 1)
@@ -173,8 +184,7 @@ def test_code_completion_layout_and_its_interface(tmp_path) -> None:
 
 
 def test_the_upstream_commit_is_recorded(tmp_path) -> None:
-    src = tmp_path / "cc"
-    shutil.copytree(FIXTURES / "verilogeval" / "dataset_code-complete-iccad2023", src)
+    src = code_completion(tmp_path / "cc")
     for f in src.glob("Prob002_*"):
         f.unlink()
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
