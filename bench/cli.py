@@ -1,4 +1,5 @@
-"""The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`).
+"""The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`,
+`bench suite import`).
 
 Exit status: 0 when everything passed, 1 when a candidate failed or a seeded bug was not
 rejected as expected, 2 on usage errors or when a tool did not run.
@@ -16,19 +17,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from . import loop_cli, sandbox
+from . import loop_cli, sandbox, suite_cli
 from .cache import ResultCache, default_dir
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
-from .tasks import Task, TaskError, load_tasks
+from .tasks import Task, TaskError, for_command
 
 LANG_EXT = {"verilog": ".v", "sysr": ".sysr"}
-
-
-def _tasks(arg: str | None) -> list[Task]:
-    names = [n.strip() for n in arg.split(",") if n.strip()] if arg else None
-    return load_tasks(names)
 
 
 def _candidate(task: Task, lang: str, folder: Path | None) -> str | None:
@@ -79,8 +75,10 @@ def _table(report: ScoreReport) -> Table:
 
 def cmd_score(args) -> int:
     sandbox.ensure()
-    tasks = _tasks(args.tasks)
+    tasks = for_command(args.tasks, args.lang, args.suite, "score")
     folder = Path(args.candidates) if args.candidates else None
+    if folder is None and args.lang == "sysr" and any(t.origin is not None for t in tasks):
+        raise TaskError("imported tasks have no sysr reference; score sysr designs with --candidates DIR")
     if folder is not None and not folder.is_dir():
         raise TaskError(f"--candidates {folder}: not a folder")
     err = Console(stderr=True)
@@ -147,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lang", choices=sorted(LANG_EXT), required=True)
     s.add_argument("--candidates", metavar="DIR", help="score DIR/<task>.v or DIR/<task>.sysr")
     s.add_argument("--tasks", metavar="a,b", help="only these tasks")
+    s.add_argument("--suite", metavar="DIR", help="the tasks of an imported suite (`bench suite import`) instead "
+                                                  "of tasks/; its invalid tasks are left out")
     s.add_argument("--jobs", type=int, default=1, metavar="N", help="score N candidates in parallel")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--no-cache", action="store_true",
@@ -159,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--jobs", type=int, default=2, metavar="N")
     d.set_defaults(func=cmd_seeded)
     loop_cli.add_commands(sub)
+    suite_cli.add_commands(sub)
     return p
 
 

@@ -162,6 +162,7 @@ class RunRecord(BaseModel):
     temperature: float | None = None  # None: the backend's default (not sent)
     seed: int | None = None  # sample k is sent seed + k - 1; None: no seed sent
     endpoint: str | None = None  # the base URL an API backend was pointed at, when one was given
+    suite: str | None = None  # the imported suite's folder (`bench loop --suite`); None: tasks/
     tasks: dict[str, TaskRun] = Field(default_factory=dict)
 
     @model_validator(mode="before")

@@ -35,16 +35,18 @@ from . import sandbox
 from .run import Capture, RunResult, finished, kill_group, read_streams
 from .tools import tool_env
 
-# Its stdin is a socket: commands come in (DIR FILE-BLOCKS MEMORY-KIB ARGV..., each word quoted
+# Its stdin is a socket: commands come in (DIR FILE-BLOCKS MEMORY-KIB XFSZ ARGV..., each word quoted
 # for the shell by the scorer: its own words, file names and scripts, never a candidate's text)
-# and exit statuses go out.
+# and exit statuses go out. XFSZ is `kill` (a file past its limit kills the tool with SIGXFSZ) or
+# `cut` (the signal is ignored, inherited through exec: the write fails and the tool goes on).
 DRIVER = r"""
 echo ready >&0
 while read -r line; do
   eval "set -- $line"
-  dir=$1 blocks=$2 kib=$3
-  shift 3
+  dir=$1 blocks=$2 kib=$3 xfsz=$4
+  shift 4
   (cd "$dir" && ulimit -f "$blocks" && ulimit -v "$kib" && ulimit -c 0 &&
+   if [ "$xfsz" = cut ]; then trap '' XFSZ; fi &&
    HOME=$PWD && TMPDIR=$PWD && export HOME TMPDIR && exec "$@") </dev/null
   rc=$?
   if [ "$$" = 1 ]; then kill -KILL -1 2>/dev/null; fi
@@ -82,14 +84,17 @@ class Session:
         return Path(path).resolve().is_relative_to(self.work)
 
     def run(self, argv: list[str], cwd: Path, timeout_s: float, memory_bytes: int, file_bytes: int,
-            output_limit: int) -> RunResult:
-        """Run argv (argv[0] an absolute path) in `cwd`, a folder under the work folder."""
+            output_limit: int, cut_files: bool = False) -> RunResult:
+        """Run argv (argv[0] an absolute path) in `cwd`, a folder under the work folder. With
+        `cut_files`, a file written past `file_bytes` is cut there and the tool goes on (a
+        simulation's VCD); otherwise the tool is killed (SIGXFSZ, the `file size` limit)."""
         t0 = time.perf_counter()
         why = self._cannot_run(argv[0]) or (self._start() if self.proc is None else "")
         if why:
             return RunResult(tuple(argv), None, "", "", time.perf_counter() - t0, started=False, error=why)
         where = Path(cwd).resolve().relative_to(self.work)
-        line = shlex.join([str(where), str(-(-file_bytes // 512)), str(memory_bytes // 1024), *argv])
+        line = shlex.join([str(where), str(-(-file_bytes // 512)), str(memory_bytes // 1024),
+                          "cut" if cut_files else "kill", *argv])
         if "\n" in line:
             raise ValueError(f"a command for the sandbox holds a newline: {line!r}")
         out, err = Capture(output_limit), Capture(output_limit)

@@ -108,7 +108,7 @@ def test_attacks_are_rejected_before_simulation(scorer, toy, attack) -> None:
 
 def test_a_forged_verdict_is_not_believed(toy) -> None:
     scorer = Scorer(Limits(sim_s=5))
-    scorer.guard = lambda pre, original: Judged(None, pre)  # as if the guard missed it
+    scorer.guard = lambda pre, original, system: Judged(None, pre)  # as if the guard missed it
     wrong = "  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd2;"
     r = scorer.score(toy, "verilog", design(wrong, '  initial $display("PASS");'))
     assert r.result == "wrong-output" and r.detail.startswith("FAIL cycle ")
