@@ -1,4 +1,4 @@
-"""The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`).
+"""The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`, `bench catch`, `bench mutants`).
 
 Exit status: 0 when everything passed, 1 when a candidate failed or a seeded bug was not
 rejected as expected, 2 on usage errors or when a tool did not run.
@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from . import loop_cli
+from . import catch_cli, loop_cli
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
@@ -146,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--jobs", type=int, default=2, metavar="N")
     d.set_defaults(func=cmd_seeded)
     loop_cli.add_commands(sub)
+    catch_cli.add_commands(sub)
     return p
 
 
