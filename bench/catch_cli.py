@@ -9,8 +9,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from . import mutants as M
 from .catch import CatchError, CatchReport, Judge, measure, reference_designs, run_designs, tasks_named
-from .tasks import load_tasks
+from .tasks import TASKS_DIR, load_tasks
 
 
 def add_commands(sub) -> None:
@@ -32,6 +33,26 @@ def add_commands(sub) -> None:
     c.add_argument("--jobs", type=int, default=1, metavar="J", help="mutants judged in parallel")
     c.add_argument("--json", action="store_true", help="one JSON object: every mutant with its text and verdicts")
     c.set_defaults(func=cmd_catch)
+    m = sub.add_parser(
+        "mutants", help="testbench strength: Yosys mutants of each Verilog reference against its testbench",
+        description="For each task: Yosys `mutate` mutants of ref.v (a fixed sample for the seed), each scored "
+                    "against the hidden testbench; each survivor compared with the reference by a bounded "
+                    "equivalence check from reset (yosys-smtbmc), under the task's requirements where "
+                    "ref.sysr states them, so that equivalent mutants do not count against the "
+                    "testbench. Exit 0 when every task's score (killed / non-equivalent mutants) is at "
+                    "least --min-score, 1 otherwise, 2 on errors.")
+    m.add_argument("--tasks", metavar="a,b", help="only these tasks")
+    m.add_argument("--suite", metavar="DIR", help=f"a folder of task folders (default {TASKS_DIR})")
+    m.add_argument("--mutants", type=int, default=M.PER_TASK, metavar="N",
+                   help=f"mutants a task (default {M.PER_TASK})")
+    m.add_argument("--seed", type=int, default=M.SEED, metavar="S", help=f"Yosys's sampling seed (default {M.SEED})")
+    m.add_argument("--depth", type=int, default=M.DEPTH, metavar="K",
+                   help=f"cycles from reset of the equivalence check (default {M.DEPTH})")
+    m.add_argument("--jobs", type=int, default=1, metavar="J", help="mutants scored in parallel")
+    m.add_argument("--min-score", type=float, default=0.9, metavar="F", help="the score every task must reach (default 0.9)")
+    m.add_argument("--json", action="store_true",
+                   help="one JSON object: tasks: [{task, mutants, killed, equivalent, survivors: [...]}]")
+    m.set_defaults(func=cmd_mutants)
 
 
 def cmd_catch(args) -> int:
@@ -87,3 +108,52 @@ def render(report: CatchReport, out: Console, wall_s: float | None = None) -> No
                       f"equivalent {c.equivalent}, limits {c.limits}, discarded {c.discarded}", highlight=False)
     if wall_s is not None:
         out.print(f"({wall_s:.0f} s)", highlight=False)
+
+
+def cmd_mutants(args) -> int:
+    if args.mutants < 1 or args.depth < 1:
+        print("bench mutants: --mutants and --depth must be at least 1", file=sys.stderr)
+        return 2
+    folder = Path(args.suite) if args.suite else TASKS_DIR
+    if not folder.is_dir():
+        print(f"bench mutants: --suite {folder}: not a folder", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in args.tasks.split(",") if n.strip()] if args.tasks else None
+    tasks = load_tasks(names, folder)
+    err = Console(stderr=True)
+    log = lambda msg: err.print(msg, highlight=False, markup=False)  # noqa: E731
+    out = []
+    for i, task in enumerate(tasks, 1):
+        log(f"[{i}/{len(tasks)}] {task.name}")
+        try:
+            out.append(M.measure_task(task, args.mutants, args.seed, args.depth, jobs=args.jobs, progress=log))
+        except M.MutantsError as e:
+            print(f"bench mutants: error: {e}", file=sys.stderr)
+            return 2
+    report = M.MutantsReport(per_task=args.mutants, seed=args.seed, depth=args.depth, tasks=out)
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        render_mutants(report, Console())
+    return 0 if all(t.score is None or t.score >= args.min_score for t in out) else 1
+
+
+def render_mutants(report: "M.MutantsReport", out: Console) -> None:
+    table = Table(title=f"bench mutants: {report.per_task} Yosys mutants a task, seed {report.seed}")
+    for col in ("task", "mutants", "killed", "equivalent", "survivors", "score", "requirements"):
+        table.add_column(col, justify="left" if col == "task" else "right", no_wrap=True)
+    for t in report.tasks:
+        rest = len(t.survivors) - t.equivalent
+        table.add_row(t.task, str(t.mutants), str(t.killed), str(t.equivalent), str(rest),
+                      "-" if t.score is None else f"{100 * t.score:.0f}%", "assumed" if t.constrained else "not assumed")
+    out.print(table)
+    killed = sum(t.killed for t in report.tasks)
+    total = sum(t.mutants for t in report.tasks)
+    equiv = sum(t.equivalent for t in report.tasks)
+    out.print(f"killed {killed} of {total} mutants; {equiv} equivalent to the reference within "
+              f"{report.depth} cycles; {total - killed - equiv} survivors that differ:", highlight=False)
+    for t in report.tasks:
+        for s in t.survivors:
+            if s.verdict != "equivalent":
+                out.print(f"  {t.task}: {s.mutation.split(' -src')[0]} ({s.src}): {s.reason}", highlight=False,
+                          markup=False)

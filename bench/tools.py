@@ -1,7 +1,8 @@
-"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp): the one place they are looked up.
+"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp, and for the
+formal cross-check yosys-smtbmc and the z3 it drives): the one place they are looked up.
 
-Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP) when that is set, else from
-PATH. Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
+Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, YOSYS_SMTBMC, Z3) when that
+is set, else from PATH (z3 also next to the running Python: the z3-solver package installs it). Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
 the minimal environment to run the tools in, so that no API keys or other secrets reach them.
 """
 
@@ -12,9 +13,11 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 # Tool name -> the environment variable that may point at its binary.
-ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP"}
+ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP",
+                            "yosys-smtbmc": "YOSYS_SMTBMC", "z3": "Z3"}
 
 _INSTALL_HINT = (
     "Install with `apt-get install iverilog yosys` (Debian) or `make setup`, "
@@ -63,6 +66,9 @@ def find_tool(name: str) -> str:
             return override
         raise ToolMissing(name, f"{var} is set to {override!r}, which is not an executable file.")
     found = shutil.which(name)
+    if found is None and name == "z3":  # the z3-solver wheel puts it beside the interpreter
+        beside = os.path.join(os.path.dirname(sys.executable), "z3")
+        found = beside if os.access(beside, os.X_OK) else None
     if found is None:
         raise ToolMissing(name)
     return found
