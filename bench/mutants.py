@@ -1,6 +1,8 @@
 """How strong each hidden testbench is: Yosys `mutate` mutants of the Verilog reference, simulated.
 
-For each task, `mutate -list N -seed S` (after `prep`) picks N mutations of the reference's
+For each task, `mutate -list N -seed S` (after `prep`, and `setundef -zero` so that the netlist
+holds no x constants for the simulator and the equivalence check to read differently) picks N
+mutations of the reference's
 netlist by Yosys's even sampling (inverted, constant and conditionally inverted bits of cell
 ports); one Yosys run applies each to a copy of the design and writes it back as Verilog
 (`write_verilog -noattr`). Each mutant goes through the scorer (`Scorer.score`, so the
@@ -94,7 +96,10 @@ def _yosys(script: str, work: Path, timeout_s: float):
 def mutations(task: Task, n: int, seed: int, work: Path, timeout_s: float = 600.0) -> tuple[str, list[Mutation]]:
     """The unmutated netlist and n mutated ones (Yosys's sample for the seed)."""
     (work / "ref.v").write_text(task.text("ref.v"))
-    prep = f"read_verilog ref.v\nprep -top {task.top}\n"
+    # `setundef -zero`: the don't-care values `proc` leaves (`we ? waddr : 8'hxx`) become 0, so
+    # that a mutant means the same in Icarus (which drops a write to an x address) and in the
+    # equivalence check (which has no x)
+    prep = f"read_verilog ref.v\nprep -top {task.top}\nsetundef -zero\n"
     res = _yosys(prep + f"mutate -list {n} -seed {seed} -o list.txt\n", work, timeout_s)
     if res.returncode != 0 or not (work / "list.txt").is_file():
         raise MutantsError(f"{task.name}: `mutate -list` failed: {res.output[-500:]}")
