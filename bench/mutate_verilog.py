@@ -203,32 +203,23 @@ class _Sites:
 
     def _colon(self, a: int, b: int) -> int | None:
         """The `:` that belongs to the `?` just before a."""
-        nest, d = 0, 0
-        for k in range(a, b):
-            x = self.t[k].text
-            if x in ("(", "[", "{"):
-                d += 1
-            elif x in (")", "]", "}"):
-                d -= 1
-            elif d == 0 and x == "?":
-                nest += 1
-            elif d == 0 and x == ":":
-                if nest == 0:
-                    return k
-                nest -= 1
-        return None
+        return self._ternary_scan(a, b, colon=True)
 
     def _else_end(self, a: int, b: int) -> int:
+        """Where the else-branch starting at a ends: an unmatched `:` or closing bracket, `,`, `;`."""
+        return self._ternary_scan(a, b, colon=False)
+
+    def _ternary_scan(self, a: int, b: int, colon: bool) -> int | None:
         nest, d = 0, 0
         for k in range(a, b):
             x = self.t[k].text
             if x in ("(", "[", "{"):
                 d += 1
             elif x in (")", "]", "}"):
-                if d == 0:
+                if d == 0 and not colon:
                     return k
                 d -= 1
-            elif d == 0 and x in (",", ";"):
+            elif d == 0 and not colon and x in (",", ";"):
                 return k
             elif d == 0 and x == "?":
                 nest += 1
@@ -236,7 +227,7 @@ class _Sites:
                 if nest == 0:
                     return k
                 nest -= 1
-        return b
+        return None if colon else b
 
     # -- statements
     def targets(self, s: Stmt) -> set[str]:
