@@ -33,7 +33,7 @@ from typing import Callable, Iterator, List
 
 from pydantic import BaseModel, Field
 
-from .mutation import Candidate
+from .mutation import Candidate, Discarded
 from .records import CandidateResult, RunRecord
 from .run import run_bounded
 from .score import Failed, Limits, Scorer
@@ -271,21 +271,23 @@ class _Pending:
     want: int
     entry: TaskCatch
     info: dict = field(default_factory=dict)  # its entry in TaskCatch.designs
+    expect: int = 0  # how many mutants it should give
     kept: int = 0
     done: bool = False
 
 
-def _streams(d: Design, n: int, seed: int) -> tuple[Iterator[Candidate], int, list[Discarded]]:
-    """The mutants to judge for a design, how many sites it has, and those discarded already."""
+def _streams(d: Design, n: int, seed: int) -> tuple[Iterator[Candidate], int, list[Discarded], int]:
+    """The mutants to judge for a design, how many sites it has, those discarded already, and
+    how many mutants it will give (for the progress count)."""
     if d.lang == "sysr":
         from .mutate_sysr import mutants
 
         ms = mutants(d.source, n, seed)
-        return iter(ms.mutants), ms.sites, list(ms.discarded)
+        return iter(ms.mutants), ms.sites, list(ms.discarded), len(ms.mutants)
     from .mutate_verilog import mutant_stream
 
     stream, sites = mutant_stream(d.source, seed)
-    return stream, sites, []
+    return stream, sites, [], min(n, sites)
 
 
 def measure(designs: list[Design], n: int, seed: int = 1, jobs: int = 1, judge: Judge | None = None,
@@ -297,10 +299,10 @@ def measure(designs: list[Design], n: int, seed: int = 1, jobs: int = 1, judge: 
     pending: list[_Pending] = []
     for d in designs:
         entry = entries.setdefault((d.task.name, d.lang), TaskCatch(task=d.task.name, lang=d.lang))
-        stream, sites, discarded = _streams(d, n, seed)
+        stream, sites, discarded, expect = _streams(d, n, seed)
         for x in discarded:
             entry.discard(x.why)
-        p = _Pending(d, stream, n, entry, {"design": d.origin, "sites": sites})
+        p = _Pending(d, stream, n, entry, {"design": d.origin, "sites": sites}, expect=expect)
         entry.designs.append(p.info)
         pending.append(p)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -309,7 +311,7 @@ def measure(designs: list[Design], n: int, seed: int = 1, jobs: int = 1, judge: 
             p.info["original"] = result
             if result != "PASS":
                 p.done = True  # its mutants would say nothing: the design does not pass today
-        total = sum(p.want for p in pending if not p.done)
+        total = sum(p.expect for p in pending if not p.done)
         count = [0]
 
         def one(item: tuple[_Pending, Candidate]) -> None:

@@ -305,7 +305,10 @@ class _Sites:
                 self.statements(c, s, holder)
         elif s.kind == "for":
             body = s.children[0]
-            self.expr(s.a + 2, body.a - 1)
+            # the start and the bound, not the step: a wrong step never ends the loop, a slip
+            # sysr's `for i in A..B` cannot make
+            semis = [k for k in range(s.a + 2, body.a - 1) if self.t[k].text == ";"]
+            self.expr(s.a + 2, semis[1] if len(semis) == 2 else body.a - 1)
             self.statements(body, s, holder)
 
     def _label(self, s: Stmt, i: int) -> str:

@@ -250,3 +250,31 @@ def test_verilog_comments_survive_and_the_stream_is_seeded() -> None:
     again = [c.text for _, c in zip(range(10), mutate_verilog.mutant_stream(text, 2)[0])]
     assert first == again and n > 30
     assert all("// next slot to write" in t for t in first)
+
+
+def test_verilog_tokens_and_outline() -> None:
+    from bench.vparse import outline, significant
+
+    toks = [(t.kind, t.text) for t in significant("always @(*) x <= a<=8'hF0 ? 4'b1010 : {2{b}};")]
+    assert ("based", "8'hF0") in toks and ("based", "4'b1010") in toks
+    assert [t for k, t in toks if k == "op"][:4] == ["@", "(", "*", ")"]  # `(*` here is no attribute
+    assert toks.count(("op", "<=")) == 2
+    o = outline("module m(input a, output y); wire w = a, v = !a; assign y = w;\n"
+                "always @(posedge clk) begin if (rst) q <= 0; else case (s) 1, 2: q <= 1; default: ; endcase end\n"
+                "endmodule\n")
+    assert len(o.assigns) == 3 and [a.net for a in o.assigns] == [True, True, False]
+    (alw,) = o.always
+    assert alw.clock == "clk" and alw.body.kind == "block"
+    (first,) = alw.body.children
+    assert first.kind == "if" and [c.kind for c in first.children] == ["assign", "case"]
+    case = first.children[1]
+    assert case.labels[1] is None and [c.kind for c in case.children] == ["assign", "null"]
+
+
+def test_verilog_loop_steps_are_left_alone() -> None:
+    text = ("module m(input [3:0] a, output reg [2:0] n);\n  integer i;\n"
+            "  always @* begin n = 0; for (i = 0; i < 4; i = i + 1) if (a[i]) n = n + 1; end\nendmodule\n")
+    whats = {s.what for s in mutate_verilog.sites(text) if "for" not in s.what}
+    assert "`<` -> `<=`" in whats and "`4` -> `5`" in whats  # the bound
+    heads = [s.make().split("for (")[1].split(")")[0] for s in mutate_verilog.sites(text)]
+    assert all(h.endswith("i = i + 1") for h in heads)
