@@ -51,12 +51,12 @@ class ThroughScorer(Scorer):
     driver, or synthesis misses a required resource: the failing stage is kept in the record
     (so the verdict before simulation is the scorer's own) and the testbench still runs."""
 
-    def elaborate(self, task, work):
+    def yosys_checks(self, task, work):
         try:
-            return super().elaborate(task, work)
+            return super().yosys_checks(task, work)
         except Failed as f:
-            if f.stage.verdict in STRUCTURAL:
-                return f.stage
+            if f.stage.verdict in STRUCTURAL:  # reading and the ports passed, or it would be another verdict
+                return [f.stage]
             raise
 
     def resources(self, task, work):

@@ -16,7 +16,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+<<<<<<< HEAD
 from . import catch_cli, loop_cli
+=======
+from . import loop_cli, sandbox
+>>>>>>> main
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
@@ -76,6 +80,7 @@ def _table(report: ScoreReport) -> Table:
 
 
 def cmd_score(args) -> int:
+    sandbox.ensure()
     tasks = _tasks(args.tasks)
     folder = Path(args.candidates) if args.candidates else None
     if folder is not None and not folder.is_dir():
@@ -157,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--jobs must be at least 1")
     try:
         return args.func(args)
-    except TaskError as e:
+    except (TaskError, sandbox.SandboxUnavailable) as e:
         print(f"bench: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

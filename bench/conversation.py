@@ -16,7 +16,7 @@ from pathlib import Path
 from string import Template
 from typing import Iterator
 
-from .extract import extract_code
+from .extract import as_received, extract_code
 from .models import Message, Model
 from .records import Attempt
 from .score import Scorer
@@ -94,10 +94,11 @@ def attempts(model: Model, scorer: Scorer, task: Task, settings: Settings, done:
         reply = model.complete(system, history(done) + [Message("user", feedback)], task.name, n,
                                sample=sample, temperature=settings.temperature, seed=seed)
         model_s = time.perf_counter() - t0
-        code = extract_code(reply.text, settings.lang)
+        text = as_received(reply.text)  # any bytes a model sent are recorded, never a crash
+        code = extract_code(text, settings.lang)
         t1 = time.perf_counter()
         result = scorer.score(task, settings.lang, code)
-        attempt = Attempt(n=n, feedback=feedback, reply=reply.text, code=code, result=result.result,
+        attempt = Attempt(n=n, feedback=feedback, reply=text, code=code, result=result.result,
                           detail=result.detail if code is not None else "the reply had no fenced code block",
                           stages=result.stages, shadow=result.shadow, tokens_in=reply.tokens_in,
                           tokens_out=reply.tokens_out, tokens_cached=reply.tokens_cached,

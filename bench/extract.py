@@ -3,6 +3,10 @@
 The last block tagged with the condition's language wins (`sysr`; `verilog`, `v`, `sv` or
 `systemverilog`); failing that, the longest fenced block of any tag. No block: None, which the
 loop records as `no-code`.
+
+`as_received` makes any text a model sent safe to store and to write to a file: a lone
+surrogate (from a JSON escape such as "\\ud800") or other unencodable character becomes U+FFFD,
+everything else is kept as it came.
 """
 
 from __future__ import annotations
@@ -11,6 +15,15 @@ import re
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.S | re.M)
 TAGS = {"sysr": {"sysr"}, "verilog": {"verilog", "v", "sv", "systemverilog"}}
+
+
+def as_received(text: str) -> str:
+    """The text with what UTF-8 cannot encode (lone surrogates) replaced by U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def extract_code(reply: str, lang: str) -> str | None:

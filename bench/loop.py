@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import sandbox
 from .conversation import Settings, attempts, finished, system_prompt
 from .models import Model, ModelError
 from .records import RunRecord, Sample, TaskRun
@@ -52,6 +53,7 @@ def tool_versions() -> dict[str, str]:
             out[t] = tool_version(t)
         except ToolMissing:
             out[t] = "missing"
+    out["sandbox"] = sandbox.status()
     return out
 
 
@@ -96,7 +98,7 @@ class Run:
         if not path.is_file():
             raise LoopError(f"--resume: no {path}")
         try:
-            rec = RunRecord.model_validate_json(path.read_text())
+            rec = RunRecord.model_validate_json(path.read_text(encoding="utf-8", errors="replace"))
         except ValueError as e:
             raise LoopError(f"--resume: {path} is not a run record: {e}") from None
         if (rec.model, rec.lang, rec.spec_stubs) != (spec.model, spec.lang, spec.spec_stubs):
@@ -118,7 +120,7 @@ class Run:
         with self.lock:
             data = self.record.model_dump_json(indent=2)
             tmp = self.folder / "run.json.tmp"
-            tmp.write_text(data)
+            tmp.write_text(data, encoding="utf-8")
             os.replace(tmp, self.folder / "run.json")
 
     def save_transcript(self, task: str, sample: Sample) -> None:
@@ -126,7 +128,7 @@ class Run:
         with self.lock:
             text = transcript(self.record, task, sample)
             tmp = self.folder / f"{stem}.transcript.md.tmp"
-            tmp.write_text(text)
+            tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, self.folder / f"{stem}.transcript.md")
 
 

@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+from . import sandbox
+from .inspect_log import is_inspect_log, load_logs
 from .loop import Loop, LoopError, Run, RunSpec
 from .models import SPECS, ModelError, get_model
 from .summary import counts, load_run, render
@@ -43,8 +45,11 @@ def add_commands(sub) -> None:
                         description="Counts, with the estimators beside them: tasks, solved, solved on the "
                                     "first attempt, attempts used, results by kind, tokens; with samples, "
                                     "n and c per task and pass@k; for sysr, the checker against the "
-                                    "testbench (caught, false alarm, missed, agreed).")
-    sm.add_argument("runs", nargs="+", metavar="RUN", help="a run folder or its run.json")
+                                    "testbench (caught, false alarm, missed, agreed). A run is a run "
+                                    "folder of `bench loop` or an Inspect log of sysr_bench (a .eval or "
+                                    ".json log file, or a log folder: each of its logs is a run).")
+    sm.add_argument("runs", nargs="+", metavar="RUN",
+                    help="a run folder or its run.json; an Inspect log file or log folder")
     sm.add_argument("--json", action="store_true", help="one JSON list, one object per run")
     sm.set_defaults(func=cmd_summary)
 
@@ -62,13 +67,14 @@ def cmd_loop(args) -> int:
     safe = args.model.replace(":", "-").replace("/", "_")
     out = Path(args.out or f"runs/{safe}-{args.lang}")
     try:
+        sandbox.ensure()
         model = get_model(args.model, base_url=args.base_url)
         spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, spec_stubs=args.spec_stubs,
                        samples=args.samples, temperature=args.temperature, seed=args.seed,
                        endpoint=getattr(model, "base_url", None))
         run = (Run.resume if args.resume else Run.create)(out, spec)
         rec = Loop(run, model, tasks).go(args.jobs)
-    except (ModelError, LoopError) as e:
+    except (ModelError, LoopError, sandbox.SandboxUnavailable) as e:
         print(f"bench loop: {e}", file=sys.stderr)
         return 2
     c = counts(rec, out.name)
@@ -82,7 +88,10 @@ def cmd_summary(args) -> int:
     for r in args.runs:
         p = Path(r)
         try:
-            runs.append(counts(load_run(p), p.name if p.is_dir() else p.parent.name))
+            if is_inspect_log(p):
+                runs += [counts(rec, label) for label, rec in load_logs(p)]
+            else:
+                runs.append(counts(load_run(p), p.name if p.is_dir() else p.parent.name))
         except (OSError, ValueError) as e:
             print(f"bench summary: cannot read {r}: {e}", file=sys.stderr)
             return 2

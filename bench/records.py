@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field, model_validator
 # Result names, in stage order. PASS is decided by Yosys and Icarus only.
 RESULTS = (
     "no-code",          # no candidate file, or an empty one
+    "too-large",        # the candidate is over 1 MiB (bench.guard.CANDIDATE_LIMIT)
     "forbidden",        # uses a construct candidates may not use (system tasks, hierarchical refs...)
-    "check-failed",     # sysr: the checker rejected the design
+    "check-failed",     # sysr: the checker rejected the design (or failed on it: exit 2, a crash)
     "lower-failed",     # sysr: the lowering refused it
-    "syntax",           # Yosys could not read the Verilog
+    "syntax",           # the preprocessor or Yosys could not read the Verilog
     "interface",        # ports differ from iface.v
     "latch",            # Yosys inferred a latch
     "comb-loop",        # Yosys found a combinational loop
@@ -24,8 +25,10 @@ RESULTS = (
     "wrong-output",     # the testbench printed FAIL
     "timeout",          # the simulation did not finish in time
     "no-verdict",       # the simulation finished without PASS or FAIL
+    "resource-limit",   # a tool (any stage) hit its time, memory or output limit on the design
     "PASS",
-    "tool-failure",     # a tool did not run (missing, crashed, killed): not a verdict on the design
+    "tool-failure",     # a tool did not run (missing, no sandbox, broken on the reference too):
+                        # not a verdict on the design
 )
 
 

@@ -3,95 +3,216 @@
 Every tool bench runs (Yosys, iverilog, vvp, `sysr` itself) goes through `run_bounded`: a fresh
 process group with a wall-clock limit (the whole group is killed when it is exceeded, so a
 combinational loop spinning `vvp` cannot hang the scorer), limits on address space and file
-size, captured output cut at a fixed size, and an environment without secrets.
+size (set by util-linux's `prlimit` in front of the command, so Python can start it without
+copying its own memory; by a pre-exec hook if prlimit is missing), and an environment without
+secrets. Output is read as a stream while the tool runs: each
+of stdout and stderr keeps at most `output_limit` bytes, and a tool that writes more is killed
+there and then, so a flooding tool costs the scorer at most that much memory. The result says
+which limit, if any, stopped the tool (`limit`: time, memory, output or file size).
+
+With `jail`, the command runs inside the sandbox of `bench.sandbox` (the one place that knows
+how); without it, it runs as it is (the scorer always passes one for Yosys, iverilog and vvp).
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import selectors
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .tools import tool_env
+from . import sandbox
+from .tools import ToolMissing, find_tool, tool_env
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 2 * 1024**3
 DEFAULT_FILE_BYTES = 64 * 1024**2
 OUTPUT_LIMIT = 256 * 1024
+_CHUNK = 64 * 1024
+
+# What a tool that ran out of memory says (C++ allocation failure, glibc, Python, bison, Yosys).
+_MEMORY_WORDS = ("std::bad_alloc", "out of memory", "Out of memory", "Cannot allocate memory",
+                 "MemoryError", "memory exhausted")
 
 
 @dataclass(frozen=True)
 class RunResult:
     argv: tuple[str, ...]
-    returncode: int | None  # None when it could not start or was killed
+    returncode: int | None  # None when it could not start or was killed by a limit
     stdout: str
     stderr: str
     duration_s: float
     timed_out: bool = False
     started: bool = True
-    error: str = ""  # why it did not start, or what killed it
+    error: str = ""  # why it did not start, or what stopped it
+    limit: str = ""  # the limit that stopped it: "time", "memory", "output", "file size"; "" if none
 
     @property
     def ran(self) -> bool:
-        """Whether the tool ran to an exit of its own (not missing, not killed by a limit)."""
-        return self.started and not self.timed_out and self.returncode is not None and self.returncode >= 0
+        """Whether the tool ran to an exit of its own (not missing, not stopped by a limit, not killed)."""
+        return self.started and not self.limit and self.returncode is not None and self.returncode >= 0
+
+    @property
+    def crashed(self) -> bool:
+        """Killed by a signal that no limit of ours explains (a segmentation fault, an abort...)."""
+        return self.started and not self.limit and self.returncode is not None and self.returncode < 0
 
     @property
     def output(self) -> str:
         return self.stdout + self.stderr
 
 
-def _limits(memory_bytes: int, file_bytes: int):
-    def apply() -> None:
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    return apply
+def _limited(argv: list[str], memory_bytes: int, file_bytes: int):
+    """(argv, pre-exec hook): argv behind prlimit, or argv unchanged and a hook that sets the limits."""
+    try:
+        prlimit = find_tool("prlimit")
+    except ToolMissing:
+        def apply() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        return argv, apply
+    return [prlimit, f"--as={memory_bytes}", f"--fsize={file_bytes}", "--core=0", "--", *argv], None
 
 
-def _cut(data: bytes) -> str:
-    text = data[:OUTPUT_LIMIT].decode("utf-8", errors="replace")
-    if len(data) > OUTPUT_LIMIT:
-        text += f"\n[output cut at {OUTPUT_LIMIT} bytes]\n"
-    return text
+class _Capture:
+    """One output stream, kept up to a cap; `over` once the tool wrote more than that."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.data = bytearray()
+        self.over = False
+
+    def add(self, chunk: bytes) -> None:
+        room = self.cap - len(self.data)
+        if len(chunk) > room:
+            self.data += chunk[:max(room, 0)]
+            self.over = True
+        else:
+            self.data += chunk
+
+    def text(self) -> str:
+        text = self.data.decode("utf-8", errors="replace")
+        if self.over:
+            text += f"\n[output cut at {self.cap} bytes]\n"
+        return text
 
 
 def run_bounded(argv: list[str], cwd: Path | str, timeout_s: float = DEFAULT_TIMEOUT_S,
                 memory_bytes: int = DEFAULT_MEMORY_BYTES, file_bytes: int = DEFAULT_FILE_BYTES,
-                env: dict[str, str] | None = None, stdin: bytes | None = None) -> RunResult:
-    """Run argv in cwd under the limits; the result says whether it ran, timed out or was killed."""
+                env: dict[str, str] | None = None, stdin: bytes | None = None,
+                output_limit: int = OUTPUT_LIMIT, jail: sandbox.Jail | None = None) -> RunResult:
+    """Run argv in cwd under the limits; the result says whether it ran and what stopped it."""
     env = dict(env) if env is not None else tool_env()
     env.setdefault("HOME", str(cwd))
+    env.setdefault("TMPDIR", str(cwd))
     t0 = time.perf_counter()
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                preexec_fn=_limits(memory_bytes, file_bytes))
+        if jail is not None:
+            argv = sandbox.command(argv, Path(cwd), jail)
+    except sandbox.SandboxUnavailable as e:
+        return RunResult(tuple(argv), None, "", "", 0.0, started=False, error=str(e))
+    if os.path.isabs(argv[0]) and not os.access(argv[0], os.X_OK):
+        return RunResult(tuple(argv), None, "", "", 0.0, started=False, error=f"could not start {argv[0]}: "
+                         "no such executable file")
+    command, hook = _limited(argv, memory_bytes, file_bytes)
+    try:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                preexec_fn=hook)
     except OSError as e:
         return RunResult(tuple(argv), None, "", "", time.perf_counter() - t0, started=False,
                          error=f"could not start {argv[0]}: {e.strerror or e}")
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout_s)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        out, err = proc.communicate()
-        timed_out = True
+    if stdin:
+        threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
+    out, err = _Capture(output_limit), _Capture(output_limit)
+    limit = _stream(proc, out, err, t0 + timeout_s)
+    if not limit:
+        try:
+            proc.wait(max(0.0, t0 + timeout_s - time.perf_counter()))
+        except subprocess.TimeoutExpired:
+            limit = "time"
+    _kill_group(proc)  # on a limit, the tool; otherwise anything it left behind in its group
+    proc.wait()
     duration = time.perf_counter() - t0
     rc = proc.returncode
+    if jail is not None and rc is not None and 128 < rc < 128 + signal.NSIG and not sandbox.disabled():
+        rc = 128 - rc  # bwrap reports a tool killed by signal N as exit status 128 + N
+    stdout, stderr = out.text(), err.text()
+    if not limit:
+        limit = _limit_from_exit(rc, stderr)
     error = ""
-    if timed_out:
+    if limit == "time":
         error = f"killed after {timeout_s:g} s"
-        rc = None
+    elif limit == "output":
+        error = f"killed after writing more than {output_limit} bytes of output"
+    elif limit == "file size":
+        error = f"a file it wrote exceeded {file_bytes} bytes"
+    elif limit == "memory":
+        error = f"ran out of memory (limit {memory_bytes // 1024**2} MiB)"
     elif rc is not None and rc < 0:
-        error = f"killed by signal {signal.Signals(-rc).name}"
-    _kill_group(proc)  # anything it left behind in its group
-    return RunResult(tuple(argv), rc, _cut(out), _cut(err), duration, timed_out, True, error)
+        error = f"killed by signal {_signal_name(-rc)}"
+    if limit in ("time", "output"):
+        rc = None
+    return RunResult(tuple(argv), rc, stdout, stderr, duration, limit == "time", True, error, limit)
+
+
+def _stream(proc: subprocess.Popen, out: _Capture, err: _Capture, deadline: float) -> str:
+    """Read both pipes until they close; "time" or "output" when a limit stopped the tool."""
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, out)
+    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    try:
+        while sel.get_map():
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                _kill_group(proc)
+                return "time"
+            for key, _ in sel.select(remaining):
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                key.data.add(chunk)
+                if key.data.over:
+                    _kill_group(proc)
+                    return "output"
+        return ""
+    finally:
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def _limit_from_exit(rc: int | None, stderr: str) -> str:
+    """The limit a failed exit shows: SIGXFSZ for the file size, an allocation failure on stderr."""
+    if rc is None or rc == 0:
+        return ""
+    if rc in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ) or "File size limit exceeded" in stderr:
+        return "file size"  # killed by SIGXFSZ, itself or (as the shell reports it) a child
+    if any(w in stderr for w in _MEMORY_WORDS):
+        return "memory"
+    return ""
+
+
+def _signal_name(n: int) -> str:
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return str(n)
+
+
+def _feed(pipe, data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except (BrokenPipeError, OSError):
+        pass
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

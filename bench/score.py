@@ -1,47 +1,75 @@
 """The judge: a candidate goes through stages, and the first that fails names the result.
 
-Stages: read; for sysr, `sysr check --json` and `sysr lower` through their command line; the
-candidate guard; Yosys reading the Verilog (syntax) and its ports against iface.v (interface);
-Yosys elaborating it (latches, combinational loops, multiple drivers) and, for tasks with
-`resources`, synthesizing it and counting cells; Icarus compiling it with the hidden testbench;
-`vvp` running it. PASS is decided by Yosys and Icarus only. Every tool runs in a fresh
-temporary folder holding only what it needs, under `bench.run`'s limits; a tool that did not
-run is a `tool-failure`, never a verdict on the design. The testbench's verdict lines carry a
-per-run nonce, so a candidate that printed `PASS` would not be believed even if the guard
-missed it. A sysr design rejected on its proofs alone is still lowered and judged, as a shadow
-recorded beside the result (`bench.shadow`).
+Stages: read (a candidate over `guard.CANDIDATE_LIMIT` bytes is `too-large`); for sysr,
+`sysr check --json` and `sysr lower` through their command line; preprocess (`iverilog -E`, once)
+and the guard on the preprocessed text (`bench.guard`); Yosys reading the guarded text (syntax)
+and its ports against iface.v (interface); Yosys elaborating it (latches, combinational loops,
+multiple drivers) and, for tasks with `resources`, synthesizing it and counting cells; Icarus
+compiling the same text with the hidden testbench; `vvp` running it (`bench.simulate`). PASS is
+decided by Yosys and Icarus only, on one text, so no stage can be shown a different design.
+
+Every tool run is bounded (`bench.run`) and Yosys, iverilog and vvp run sandboxed
+(`bench.sandbox`), each stage in a folder holding only what it needs. What a tool run means:
+
+- it could not start (missing, no sandbox): `tool-failure`, not a verdict on the design;
+- it hit its time, memory or output limit: `resource-limit`, a failure of the candidate (a
+  simulation that does not finish in time is `timeout`, as before); all the runs for one
+  candidate share one time budget (`Limits.total_s`, 300 s), each run also has its own limit;
+- it crashed (a signal, an abort): a failure of the candidate with the stage's own result
+  (`syntax` for Yosys and the preprocessor, `compile` for iverilog, `no-verdict` for vvp), if
+  the same stage runs fine on the task's reference in this run (checked once per task and
+  stage, then cached); if it fails there too the tool is broken here: `tool-failure`;
+- `sysr check` or `sysr lower` ending in an internal error (exit 2, a crash, output that is not
+  its JSON report) is a failure of the candidate, `check-failed` or `lower-failed` with a
+  detail saying our checker failed; its limits are `resource-limit`. Never a tool failure.
+
+Details never carry text of the hidden files (`bench.detail`). A sysr design rejected on its
+proofs alone is still lowered and judged, as a shadow recorded beside the result
+(`bench.shadow`).
 """
 
 from __future__ import annotations
 
 import json
-import re
-import secrets
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from sysr import __version__ as SYSR_VERSION
 
-from .guard import forbidden
+from . import guard, simulate
+from .detail import DESIGN, about_design, short, sim_output, yosys_errors
+from .extract import as_received
 from .records import CandidateResult, StageResult
-from .run import RunResult, run_bounded
+from .run import DEFAULT_MEMORY_BYTES, RunResult, run_bounded
+from .sandbox import Jail
 from .shadow import proofs_only, shadow_of
 from .tasks import Task
 from .tools import ToolMissing, find_tool, tool_version
 from .verilog import PORTS_SCRIPT, PortInfo, compare_ports, ports_from_json
 
-DETAIL_LINES = 40
-DETAIL_CHARS = 4000
+YOSYS_OUTPUT = 4 * 1024**2  # Yosys's log of a large synthesis is long; killed past this
+SYSR_OUTPUT = 4 * 1024**2
+YOSYS_JAIL = Jail(proc=True)  # Yosys finds its share folder through /proc/self/exe
+ICARUS_JAIL = Jail(proc=False)
+CRASH_RESULT = {"preprocess": "syntax", "syntax": "syntax", "interface": "syntax", "elaborate": "syntax",
+                "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
+_IFACE: dict[tuple[str, str], list[PortInfo]] = {}  # (top, iface.v's text) -> its ports
+_ELABORATE = "BENCH-ELABORATE"  # the line Yosys logs between reading and elaborating
+# How a crash of a tool's child process shows (the shell's report, glibc's assert, C++'s terminate).
+_CRASH_WORDS = ("Segmentation fault", "core dumped", "Aborted", "Assertion `", "terminate called")
 
 
 @dataclass
 class Limits:
-    check_s: float = 180.0
-    tool_s: float = 120.0
-    sim_s: float = 60.0
+    check_s: float = 180.0  # sysr check, sysr lower
+    tool_s: float = 120.0  # each preprocessor, Yosys and iverilog run (synthesis for resources: 3x)
+    sim_s: float = 60.0  # the simulation
+    total_s: float = 300.0  # all the runs for one candidate together
+    memory_bytes: int = DEFAULT_MEMORY_BYTES
 
 
 class Failed(Exception):
@@ -52,21 +80,20 @@ class Failed(Exception):
         self.stage = stage
 
 
-def short(text: str, lines: int = DETAIL_LINES) -> str:
-    """The first lines of a tool's output that a model or a person needs."""
-    out = "\n".join(text.strip().splitlines()[:lines])
-    if len(out) > DETAIL_CHARS:
-        out = out[:DETAIL_CHARS] + "\n[...]"
-    return out
-
-
 class Scorer:
-    def __init__(self, limits: Limits | None = None, shadow: bool = True) -> None:
+    def __init__(self, limits: Limits | None = None, check_reference: bool = True,
+                 shadow: bool = True) -> None:
         self.limits = limits or Limits()
+        self.check_reference = check_reference
         self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (bench.shadow)
-        self._iface: dict[str, list[PortInfo]] = {}
+        self.guard = guard.judge  # replaceable in tests, to show the walls behind it
+        self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
+        self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self._deadline = threading.local()  # when the candidate being scored in this thread runs out
 
-    # ---- stage helpers ---------------------------------------------------------------------
+    # ---- records ----------------------------------------------------------------------------
     def _version(self, tool: str) -> str:
         if tool == "sysr":
             return f"sysr {SYSR_VERSION}"
@@ -77,6 +104,17 @@ class Scorer:
         except ToolMissing:
             return "missing"
 
+    def _record(self, stage: str, tool: str, res: RunResult | None, verdict: str, detail: str = "",
+                duration: float | None = None) -> StageResult:
+        if duration is None:
+            duration = res.duration_s if res else 0.0
+        return StageResult(stage=stage, tool=tool, tool_version=self._version(tool),
+                           ran=res.ran if res is not None else True, verdict=verdict,
+                           duration_s=round(duration, 4), detail=detail)
+
+    def _fail(self, stage: str, tool: str, res: RunResult | None, verdict: str, detail: str) -> Failed:
+        return Failed(self._record(stage, tool, res, verdict, detail))
+
     def _tool(self, name: str, stage: str) -> str:
         try:
             return find_tool(name)
@@ -84,72 +122,176 @@ class Scorer:
             raise Failed(StageResult(stage=stage, tool=name, tool_version="missing", ran=False,
                                      verdict="tool-failure", duration_s=0.0, detail=str(e))) from None
 
-    def _record(self, stage: str, tool: str, res: RunResult | None, verdict: str, detail: str = "",
-                duration: float | None = None) -> StageResult:
-        return StageResult(stage=stage, tool=tool, tool_version=self._version(tool),
-                           ran=res.ran if res is not None else True, verdict=verdict,
-                           duration_s=round(duration if duration is not None else (res.duration_s if res else 0.0), 4),
-                           detail=detail)
+    # ---- running a tool on candidate input -------------------------------------------------
+    def _run(self, task: Task, stage: str, tool: str, args: list[str], work: Path, timeout_s: float,
+             jail: Jail, output_limit: int = 256 * 1024, file_bytes: int = 64 * 1024**2,
+             time_result: str = "resource-limit") -> RunResult:
+        """Run a sandboxed tool; raise Failed for everything but an exit of its own (see the module doc)."""
+        timeout_s = self._budget(stage, tool, timeout_s)
+        res = run_bounded([self._tool(tool, stage), *args], work, timeout_s, self.limits.memory_bytes,
+                          file_bytes, output_limit=output_limit, jail=jail)
+        if not res.started:
+            raise self._fail(stage, tool, res, "tool-failure", f"{tool} did not run: {res.error}")
+        if res.limit == "time" and time_result == "timeout":
+            raise self._fail(stage, tool, res, "timeout",
+                             f"the simulation did not finish within {timeout_s:g} s (a combinational loop "
+                             "that never settles, or a design that never lets the testbench end)")
+        if res.limit:
+            raise self._fail(stage, tool, res, "resource-limit", f"{tool} exceeded its {res.limit} limit on "
+                             f"this design ({res.error}); it counts as a failure of the design")
+        if res.crashed or (res.returncode != 0 and any(w in res.stderr for w in _CRASH_WORDS)):
+            why = res.error or f"exit status {res.returncode}"
+            if self.check_reference and self._reference_passes(task, stage):
+                raise self._fail(stage, tool, res, CRASH_RESULT[stage],
+                                 f"{tool} crashed on this design ({why}); it runs the task's reference "
+                                 "fine, so the crash counts against the design")
+            raise self._fail(stage, tool, res, "tool-failure",
+                             f"{tool} did not run to completion ({why}), on the task's reference too")
+        return res
 
-    def _tool_failure(self, stage: str, tool: str, res: RunResult) -> Failed:
-        why = res.error or f"exit status {res.returncode}"
-        detail = f"{tool} did not run to completion ({why})\n{short(res.output)}"
-        return Failed(self._record(stage, tool, res, "tool-failure", detail))
+    def _budget(self, stage: str, tool: str, timeout_s: float) -> float:
+        """The stage's time limit, cut to what is left of the candidate's `total_s`."""
+        left = getattr(self._deadline, "at", float("inf")) - time.monotonic()
+        if left <= 0:
+            raise Failed(StageResult(stage=stage, tool=tool, tool_version=self._version(tool), ran=False,
+                                     verdict="resource-limit", duration_s=0.0,
+                                     detail=f"the candidate used up its {self.limits.total_s:g} s for all "
+                                            "its tool runs before this stage"))
+        return min(timeout_s, left)
+
+    def _reference_passes(self, task: Task, stage: str) -> bool:
+        """Whether the task's Verilog reference passes `stage` in this run (scored once per task)."""
+        with self._lock:
+            lock = self._locks.setdefault(task.name, threading.Lock())
+        with lock:
+            if task.name not in self._reference:
+                ref = Scorer(self.limits, check_reference=False)
+                r = ref.score(task, "verilog", task.text("ref.v"))
+                self._reference[task.name] = {s.stage for s in r.stages if s.verdict == "ok"}
+        return stage in self._reference[task.name]
 
     # ---- sysr stages -----------------------------------------------------------------------
+    def _sysr(self, stage: str, argv: list[str], work: Path) -> RunResult:
+        res = run_bounded([*self.sysr, *argv], work, self._budget(stage, "sysr", self.limits.check_s),
+                          self.limits.memory_bytes, output_limit=SYSR_OUTPUT)
+        if not res.started:
+            raise self._fail(stage, "sysr", res, "tool-failure", f"sysr did not run: {res.error}")
+        if res.limit:
+            raise self._fail(stage, "sysr", res, "resource-limit",
+                             f"sysr {stage} exceeded its {res.limit} limit on this design ({res.error}); "
+                             "it counts as a failure of the design")
+        return res
+
+    def _sysr_crash(self, stage: str, res: RunResult, verdict: str) -> Failed:
+        why = res.error or f"exit status {res.returncode}"
+        tail = "\n".join(res.stderr.strip().splitlines()[-5:])
+        return self._fail(stage, "sysr", res, verdict,
+                          f"sysr {stage} failed on this design with an internal error ({why}); it counts "
+                          f"as a rejection of the design\n{short(tail, 5)}")
+
     def sysr_check(self, work: Path) -> StageResult:
-        argv = [sys.executable, "-P", "-m", "sysr.cli", "check", "--json", "candidate.sysr"]
-        res = run_bounded(argv, work, self.limits.check_s)
-        if res.timed_out:
-            raise Failed(self._record("check", "sysr", res, "tool-failure",
-                                      f"sysr check did not finish in {self.limits.check_s:g} s"))
+        res = self._sysr("check", ["check", "--json", "candidate.sysr"], work)
         try:
             data = json.loads(res.stdout)
-        except json.JSONDecodeError:
-            raise self._tool_failure("check", "sysr", res) from None
-        if res.returncode == 1 and not data.get("accepted", True):
-            stage = self._record("check", "sysr", res, "check-failed", short(data.get("text", ""), 80))
-            stage.codes = [d.get("code", "") for d in data.get("diagnostics", []) if d.get("severity") == "error"]
-            raise Failed(stage)
-        if res.returncode != 0:
-            raise self._tool_failure("check", "sysr", res)
+            accepted = data["accepted"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise self._sysr_crash("check", res, "check-failed") from None
+        if res.returncode == 1 and accepted is False:
+            failed = self._fail("check", "sysr", res, "check-failed", short(str(data.get("text", "")), 80))
+            failed.stage.codes = [str(d.get("code", "")) for d in data.get("diagnostics", [])
+                                  if isinstance(d, dict) and d.get("severity") == "error"]
+            raise failed
+        if res.returncode != 0 or accepted is not True:
+            raise self._sysr_crash("check", res, "check-failed")
         return self._record("check", "sysr", res, "ok")
 
     def sysr_lower(self, work: Path) -> tuple[StageResult, str]:
-        argv = [sys.executable, "-P", "-m", "sysr.cli", "lower", "candidate.sysr", "-o", "candidate.v"]
-        res = run_bounded(argv, work, self.limits.check_s)
+        res = self._sysr("lower", ["lower", "candidate.sysr", "-o", "candidate.v"], work)
         if res.returncode == 1:
-            raise Failed(self._record("lower", "sysr", res, "lower-failed", short(res.stderr)))
-        if res.returncode != 0 or not (work / "candidate.v").is_file():
-            raise self._tool_failure("lower", "sysr", res)
-        return self._record("lower", "sysr", res, "ok"), (work / "candidate.v").read_text()
+            raise self._fail("lower", "sysr", res, "lower-failed", short(res.stderr))
+        out = work / "candidate.v"
+        if res.returncode != 0 or not out.is_file():
+            raise self._sysr_crash("lower", res, "lower-failed")
+        return self._record("lower", "sysr", res, "ok"), out.read_text(errors="replace")
 
-    # ---- Verilog stages --------------------------------------------------------------------
+    # ---- preprocessing and the guard -------------------------------------------------------
+    def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> str:
+        """Preprocess once and judge the result; the text every later tool is given."""
+        why = guard.raw_problem(verilog)
+        if why:
+            raise self._fail("guard", "", None, "forbidden", why)
+        pre = work / "front"  # the preprocessor's and then Yosys's folder: nothing hidden is in it
+        pre.mkdir()
+        (pre / "candidate.v").write_text(verilog)
+        args = ["-g2005", "-E", "-Mdeps.txt", "-o", "pre.v", "candidate.v"]
+        res = self._run(task, "preprocess", "iverilog", args, pre, self.limits.tool_s, ICARUS_JAIL,
+                        file_bytes=guard.PREPROCESSED_LIMIT)
+        if res.returncode != 0 or not (pre / "pre.v").is_file():
+            raise self._fail("preprocess", "iverilog", res, "syntax", short(res.output))
+        stages.append(self._record("preprocess", "iverilog", res, "ok"))
+        t0 = time.perf_counter()
+        if not (pre / "deps.txt").is_file():
+            raise self._fail("preprocess", "iverilog", res, "tool-failure",
+                             "iverilog -E did not write the list of files it read (-M)")
+        if (pre / "deps.txt").read_text(errors="replace").split() != ["candidate.v"]:  # only the candidate
+            raise self._fail("guard", "", None, "forbidden", "`include is not allowed in a candidate "
+                             "(a macro built one)")
+        judged = self.guard((pre / "pre.v").read_text(errors="replace"), verilog)
+        if judged.problem:
+            raise Failed(self._record("guard", "", None, "forbidden", judged.problem, time.perf_counter() - t0))
+        stages.append(self._record("guard", "", None, "ok", duration=time.perf_counter() - t0))
+        return judged.text
+
+    # ---- Yosys stages ----------------------------------------------------------------------
     def iface_ports(self, task: Task) -> list[PortInfo]:
-        if task.name not in self._iface:
+        """The ports of the task's iface.v as Yosys reads them (once per process and content)."""
+        text = task.text("iface.v")
+        key = (task.top, text)
+        if key not in _IFACE:
             with tempfile.TemporaryDirectory(prefix="bench-iface-") as d:
-                ports, res = self.read_ports(Path(d), task.text("iface.v"), task.top, "interface")
+                (Path(d) / DESIGN).write_text(text)
+                ports, res = self.read_ports(task, Path(d), "interface")
             if ports is None:
-                raise Failed(self._record("interface", "yosys", res, "tool-failure",
-                                          f"could not read the task's own iface.v:\n{short(res.output)}"))
-            self._iface[task.name] = ports
-        return self._iface[task.name]
+                raise self._fail("interface", "yosys", res, "tool-failure",
+                                 f"could not read the task's own iface.v:\n{short(res.output)}")
+            _IFACE[key] = ports
+        return _IFACE[key]
 
-    def read_ports(self, work: Path, verilog: str, top: str, stage: str):
-        (work / "design.v").write_text(verilog)
-        yosys = self._tool("yosys", stage)
-        res = run_bounded([yosys, "-q", "-p", PORTS_SCRIPT], work, self.limits.tool_s)
-        if not res.ran:
-            raise self._tool_failure(stage, "yosys", res)
+    def read_ports(self, task: Task, work: Path, stage: str):
+        res = self._run(task, stage, "yosys", ["-q", "-p", PORTS_SCRIPT], work, self.limits.tool_s, YOSYS_JAIL,
+                        output_limit=YOSYS_OUTPUT)
         if res.returncode != 0 or not (work / "ports.json").is_file():
             return None, res
-        return ports_from_json(work / "ports.json", top) or [], res
+        return ports_from_json(work / "ports.json", task.top) or [], res
 
-    def syntax_and_interface(self, task: Task, work: Path, verilog: str) -> list[StageResult]:
-        ports, res = self.read_ports(work, verilog, task.top, "syntax")
-        if ports is None:
-            raise Failed(self._record("syntax", "yosys", res, "syntax", short(_errors(res.output))))
+    def yosys_checks(self, task: Task, work: Path) -> list[StageResult]:
+        """One Yosys run for three stages: reading the design and its ports (syntax), then, once the
+        ports match iface.v (interface), elaborating it under the top module (elaborate)."""
+        script = (f"read_verilog {DESIGN}; design -save read; proc; write_json ports.json; design -load read; "
+                  f"log {_ELABORATE}; hierarchy -check -top {task.top}; proc; check; stat")
+        res = self._run(task, "syntax", "yosys", ["-p", script], work, self.limits.tool_s, YOSYS_JAIL,
+                        output_limit=YOSYS_OUTPUT)
+        read, _, log = res.output.rpartition(f"\n{_ELABORATE}\n")
+        if not read or not (work / "ports.json").is_file():
+            raise self._fail("syntax", "yosys", res, "syntax", yosys_errors(res.output))
+        ports = ports_from_json(work / "ports.json", task.top) or []
         stages = [self._record("syntax", "yosys", res, "ok")]
+        stages.append(self.interface(task, ports, res))
+        if res.returncode != 0:
+            raise Failed(self._record("elaborate", "yosys", res, "syntax", yosys_errors(log), 0.0))
+        latches, loops, drivers = _elaboration_findings(log)
+        if latches or "$_DLATCH" in log or "$dlatch" in log:
+            detail = "\n".join(latches) or "a latch was inferred"
+            raise Failed(self._record("elaborate", "yosys", res, "latch",
+                                      "latch inferred (a signal is not assigned on every path):\n" + short(detail), 0.0))
+        if loops:
+            raise Failed(self._record("elaborate", "yosys", res, "comb-loop", short("\n".join(loops)), 0.0))
+        if drivers:
+            raise Failed(self._record("elaborate", "yosys", res, "multi-driver", short("\n".join(drivers)), 0.0))
+        stages.append(self._record("elaborate", "yosys", res, "ok", duration=0.0))
+        return stages
+
+    def interface(self, task: Task, ports: list[PortInfo], res: RunResult) -> StageResult:
         want = self.iface_ports(task)
         t0 = time.perf_counter()
         if ports == []:
@@ -160,95 +302,69 @@ class Scorer:
             expected = ", ".join(str(p) for p in want)
             raise Failed(self._record("interface", "yosys", res, "interface",
                                       f"{detail}\nexpected ports: {expected}", time.perf_counter() - t0))
-        stages.append(self._record("interface", "yosys", res, "ok", duration=time.perf_counter() - t0))
-        return stages
-
-    def elaborate(self, task: Task, work: Path) -> StageResult:
-        yosys = self._tool("yosys", "elaborate")
-        script = f"read_verilog design.v; hierarchy -check -top {task.top}; proc; check; stat"
-        res = run_bounded([yosys, "-p", script], work, self.limits.tool_s)
-        if not res.ran:
-            raise self._tool_failure("elaborate", "yosys", res)
-        log = res.output
-        if res.returncode != 0:
-            raise Failed(self._record("elaborate", "yosys", res, "syntax", short(_errors(log))))
-        latches = re.findall(r"^.*Latch inferred for signal.*$", log, re.M)
-        if latches or re.search(r"\$_?DLATCH|\$dlatch", log):
-            detail = "\n".join(l.strip() for l in latches) or "a latch was inferred"
-            raise Failed(self._record("elaborate", "yosys", res, "latch",
-                                      "latch inferred (a signal is not assigned on every path):\n" + short(detail)))
-        loops = re.findall(r"^.*found logic loop.*$(?:\n\s+.*$)*", log, re.M)
-        if loops:
-            raise Failed(self._record("elaborate", "yosys", res, "comb-loop", short("\n".join(loops))))
-        drivers = re.findall(r"^.*(?:multiple conflicting drivers|conflicting driver).*$", log, re.M)
-        if drivers:
-            raise Failed(self._record("elaborate", "yosys", res, "multi-driver", short("\n".join(drivers))))
-        return self._record("elaborate", "yosys", res, "ok")
+        return self._record("interface", "yosys", res, "ok", duration=time.perf_counter() - t0)
 
     def resources(self, task: Task, work: Path) -> StageResult:
-        yosys = self._tool("yosys", "resources")
         script = task.resources.script.replace("TOP", task.top)
-        res = run_bounded([yosys, "-p", f"read_verilog design.v; {script}; stat"], work, self.limits.tool_s * 3)
-        if not res.ran or res.returncode != 0:
-            raise self._tool_failure("resources", "yosys", res)
+        res = self._run(task, "resources", "yosys", ["-p", f"read_verilog {DESIGN}; {script}; stat"], work,
+                        self.limits.tool_s * 3, YOSYS_JAIL, output_limit=YOSYS_OUTPUT)
+        if res.returncode != 0:
+            raise self._fail("resources", "yosys", res, "missing-resource",
+                             f"synthesis (`{script}`) failed:\n" + yosys_errors(res.output))
         missing = []
         for cell, need in task.resources.cells.items():
-            counts = [int(n) for n in re.findall(rf"^\s+{re.escape(cell)}\s+(\d+)\s*$", res.stdout, re.M)]
-            got = counts[-1] if counts else 0
+            got = _last_count(res.stdout, cell)
             if got < need:
                 missing.append(f"{cell}: need at least {need}, synthesis inferred {got}")
         if missing:
-            raise Failed(self._record("resources", "yosys", res, "missing-resource",
-                                      "\n".join(missing) + f"\n(after `{script}`)"))
+            raise self._fail("resources", "yosys", res, "missing-resource",
+                             "\n".join(missing) + f"\n(after `{script}`)")
         return self._record("resources", "yosys", res, "ok")
 
-    def simulate(self, task: Task, work: Path) -> list[StageResult]:
-        nonce = secrets.token_hex(8)
-        tb = task.text("tb.v")
-        tb = tb.replace('"PASS"', f'"PASS#{nonce}"').replace('"FAIL cycle', f'"FAIL#{nonce} cycle')
-        (work / "tb.v").write_text(tb)
-        iverilog = self._tool("iverilog", "compile")
-        res = run_bounded([iverilog, "-g2005", "-o", "sim", "tb.v", "design.v"], work, self.limits.tool_s)
-        if not res.ran:
-            raise self._tool_failure("compile", "iverilog", res)
-        if res.returncode != 0:
-            raise Failed(self._record("compile", "iverilog", res, "compile", short(res.output)))
+    # ---- Icarus stages ---------------------------------------------------------------------
+    def simulate(self, task: Task, work: Path, verilog: str) -> list[StageResult]:
+        nonce = simulate.new_nonce()
+        comp = work / "compile"
+        comp.mkdir()
+        (comp / "tb.v").write_text(simulate.nonced(task.text("tb.v"), nonce))
+        (comp / DESIGN).write_text(verilog)
+        res = self._run(task, "compile", "iverilog", ["-g2005", "-o", simulate.PROGRAM, "tb.v", DESIGN], comp,
+                        self.limits.tool_s, ICARUS_JAIL)
+        if res.returncode != 0 or not (comp / simulate.PROGRAM).is_file():
+            raise self._fail("compile", "iverilog", res, "compile", about_design(res.output))
         stages = [self._record("compile", "iverilog", res, "ok")]
-        vvp = self._tool("vvp", "simulate")
-        res = run_bounded([vvp, "-n", "sim"], work, self.limits.sim_s)
-        if res.timed_out:
-            raise Failed(self._record("simulate", "vvp", res, "timeout",
-                                      f"the simulation did not finish within {self.limits.sim_s:g} s "
-                                      "(a combinational loop that never settles, or a design that never "
-                                      "lets the testbench end)"))
-        if not res.ran:
-            raise self._tool_failure("simulate", "vvp", res)
-        verdicts = re.findall(rf"^(PASS#{nonce}|FAIL#{nonce} .*)$", res.stdout, re.M)
-        if not verdicts:
-            raise Failed(self._record("simulate", "vvp", res, "no-verdict",
-                                      "the testbench ended without a verdict\n" + short(res.output, 10)))
-        first = verdicts[0].replace(f"#{nonce}", "")
+        with simulate.ProgramPipe(comp / simulate.PROGRAM, work / "run") as pipe:
+            res = self._run(task, "simulate", "vvp", ["-n", simulate.PROGRAM], pipe.fifo.parent,
+                            self.limits.sim_s, ICARUS_JAIL, time_result="timeout")
+        first = simulate.verdict(res.stdout, nonce)
+        if first is None:
+            raise self._fail("simulate", "vvp", res, "no-verdict",
+                             "the testbench ended without a verdict\n" + sim_output(res.output))
         if first != "PASS":
-            raise Failed(self._record("simulate", "vvp", res, "wrong-output", first))
+            raise self._fail("simulate", "vvp", res, "wrong-output", first)
         stages.append(self._record("simulate", "vvp", res, "ok"))
         return stages
 
     # ---- the whole candidate ---------------------------------------------------------------
     def score(self, task: Task, lang: str, source: str | None) -> CandidateResult:
         result = CandidateResult(task=task.name, lang=lang, result="PASS")
-        if source is None or not source.strip():
-            result.result = "no-code"
+        why = _unreadable(source)
+        if why:
+            verdict = "too-large" if source and source.strip() else "no-code"
+            result.result = verdict
             result.stages.append(StageResult(stage="read", tool="", tool_version="", ran=True,
-                                             verdict="no-code", duration_s=0.0,
-                                             detail="no candidate file" if source is None else "the file is empty"))
+                                             verdict=verdict, duration_s=0.0, detail=why))
             return result
+        source = as_received(source).replace("\r\n", "\n").replace("\r", "\n")
+        self._deadline.at = time.monotonic() + self.limits.total_s
         with tempfile.TemporaryDirectory(prefix=f"bench-{task.name}-") as d:
-            work = Path(d)
             try:
-                self._pipeline(task, lang, source, work, result.stages)
+                self._pipeline(task, lang, source, Path(d), result.stages)
             except Failed as f:
                 result.stages.append(f.stage)
                 result.result = f.stage.verdict
+            finally:
+                self._deadline.at = float("inf")
         if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
             result.shadow = shadow_of(self, task, source)  # beside the result, never instead of it
         return result
@@ -261,19 +377,50 @@ class Scorer:
             stages.append(stage)
         else:
             verilog = source
-        t0 = time.perf_counter()
-        why = forbidden(verilog)
-        if why:
-            raise Failed(self._record("guard", "", None, "forbidden", why, time.perf_counter() - t0))
-        stages.append(self._record("guard", "", None, "ok", duration=time.perf_counter() - t0))
-        stages += self.syntax_and_interface(task, work, verilog)
-        stages.append(self.elaborate(task, work))
+        text = self.guarded(task, work, verilog, stages)
+        yosys = work / "front"
+        (yosys / DESIGN).write_text(text)
+        stages += self.yosys_checks(task, yosys)
         if task.resources is not None:
-            stages.append(self.resources(task, work))
-        stages += self.simulate(task, work)
+            stages.append(self.resources(task, yosys))
+        stages += self.simulate(task, work, text)
 
 
-def _errors(log: str) -> str:
-    """Yosys's error lines, or the whole log when it has none."""
-    lines = [l for l in log.splitlines() if "ERROR" in l or "error" in l.lower()]
-    return "\n".join(lines) if lines else log
+def _unreadable(source: str | None) -> str:
+    if source is None:
+        return "no candidate file"
+    if not source.strip():
+        return "the file is empty"
+    size = len(source.encode("utf-8", errors="surrogatepass"))
+    if size > guard.CANDIDATE_LIMIT:
+        return f"the candidate is {size} bytes; the limit is {guard.CANDIDATE_LIMIT} bytes (1 MiB)"
+    return ""
+
+
+def _elaboration_findings(log: str) -> tuple[list[str], list[str], list[str]]:
+    """Yosys's latch, logic-loop (with the loop's indented lines) and conflicting-driver lines."""
+    latches, loops, drivers = [], [], []
+    in_loop = False
+    for line in log.splitlines():
+        if in_loop and line[:1].isspace() and line.strip():
+            loops.append(line)
+            continue
+        in_loop = False
+        if "Latch inferred for signal" in line:
+            latches.append(line.strip())
+        elif "found logic loop" in line:
+            loops.append(line)
+            in_loop = True
+        elif "multiple conflicting drivers" in line or "conflicting driver" in line:
+            drivers.append(line)
+    return latches, loops, drivers
+
+
+def _last_count(stat: str, cell: str) -> int:
+    """The last count of `cell` in Yosys's `stat` output (0 if it has none)."""
+    got = 0
+    for line in stat.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == cell and parts[1].isdigit() and line[:1].isspace():
+            got = int(parts[1])
+    return got

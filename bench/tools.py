@@ -1,8 +1,10 @@
-"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp, and for the
-formal cross-check yosys-smtbmc and the z3 it drives): the one place they are looked up.
+"""Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp; bubblewrap's
+bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits; for the formal
+checks yosys-smtbmc and the z3 it drives): the one place they are looked up.
 
-Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, YOSYS_SMTBMC, Z3) when that
-is set, else from PATH (z3 also next to the running Python: the z3-solver package installs it). Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
+Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT,
+YOSYS_SMTBMC, Z3) when that is set, else from PATH (z3 also next to the running Python: the
+z3-solver package installs it). Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
 the minimal environment to run the tools in, so that no API keys or other secrets reach them.
 """
 
@@ -16,11 +18,14 @@ import subprocess
 import sys
 
 # Tool name -> the environment variable that may point at its binary.
-ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP",
-                            "yosys-smtbmc": "YOSYS_SMTBMC", "z3": "Z3"}
+ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP", "bwrap": "BWRAP",
+                            "prlimit": "PRLIMIT", "yosys-smtbmc": "YOSYS_SMTBMC", "z3": "Z3"}
+# Tool name -> the Debian package that has it.
+PACKAGES: dict[str, str] = {"yosys": "yosys", "iverilog": "iverilog", "vvp": "iverilog", "bwrap": "bubblewrap",
+                            "prlimit": "util-linux", "yosys-smtbmc": "yosys", "z3": "z3"}
 
 _INSTALL_HINT = (
-    "Install with `apt-get install iverilog yosys` (Debian) or `make setup`, "
+    "Install with `apt-get install {package}` (Debian) or `make setup`, "
     "or set {var} to the path of the {name} binary."
 )
 
@@ -29,6 +34,8 @@ _VERSION_RES: dict[str, re.Pattern[str]] = {
     "yosys": re.compile(r"^(Yosys \S+)"),
     "iverilog": re.compile(r"^(Icarus Verilog version \S+(?: \([^()]*\))?)"),
     "vvp": re.compile(r"^(Icarus Verilog runtime version \S+(?: \([^()]*\))?)"),
+    "bwrap": re.compile(r"^(bubblewrap \S+)"),
+    "prlimit": re.compile(r"^prlimit from (util-linux \S+)"),
 }
 
 VERSION_TIMEOUT_S = 10
@@ -42,7 +49,8 @@ class ToolMissing(Exception):
         if reason is None:
             path = os.environ.get("PATH", "")
             reason = f"{name} not found: {var} is not set and {name} is not on PATH ({path})."
-        super().__init__(f"{reason} {_INSTALL_HINT.format(var=var, name=name)}")
+        hint = _INSTALL_HINT.format(package=PACKAGES.get(name, name), var=var, name=name)
+        super().__init__(f"{reason} {hint}")
         self.name = name
 
 
@@ -54,9 +62,9 @@ def _env_var(name: str) -> str:
 
 
 def find_tool(name: str) -> str:
-    """Return the path of tool `name` ("yosys", "iverilog" or "vvp"), or raise ToolMissing.
+    """Return the path of tool `name` (a key of ENV_VARS), or raise ToolMissing.
 
-    The environment variable (YOSYS, IVERILOG, VVP) wins when set; it must name an executable file.
+    The environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT) wins when set; it must name an executable file.
     Otherwise the tool is looked up on PATH.
     """
     var = _env_var(name)
@@ -71,20 +79,21 @@ def find_tool(name: str) -> str:
         found = beside if os.access(beside, os.X_OK) else None
     if found is None:
         raise ToolMissing(name)
-    return found
+    return os.path.abspath(found)
 
 
 @functools.cache
 def tool_version(name: str) -> str:
     """Return a short version string such as "Yosys 0.23" or "Icarus Verilog version 11.0 (stable)".
 
-    Runs `TOOL -V` once per process (cached). Returns "unknown" when the tool runs but its output
-    cannot be parsed or it does not answer within 10 s; raises ToolMissing when it is not found.
+    Runs `TOOL -V` (`--version` for bwrap and prlimit) once per process (cached). Returns "unknown" when the tool
+    runs but its output cannot be parsed or it does not answer within 10 s; raises ToolMissing
+    when it is not found.
     """
     path = find_tool(name)
     try:
         proc = subprocess.run(
-            [path, "-V"],
+            [path, "--version" if name in ("bwrap", "prlimit") else "-V"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -10,8 +10,9 @@ single characters.
 
 `scan(text, words)` is the fast form the guard uses: runs of plain code that cannot matter to it
 (spaces, identifiers other than `words`, digits, operators and brackets that open no comment or
-attribute, strings of printable ASCII without a backslash or backtick) come back as one `code` token, so a 4 MB text costs a fraction of a second; a word
-of `words` comes back as a `word` token. `tokens(text)` gives every token on its own.
+attribute, strings of printable ASCII without a backslash or backtick) come back as one `code`
+token, so 2 MB of text cost about a second at worst; a word of `words` comes back as a `word`
+token. `tokens(text)` gives every token on its own.
 """
 
 from __future__ import annotations

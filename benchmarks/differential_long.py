@@ -3,11 +3,12 @@
 Not a test: run it by hand,
 
     SYSR_DIFF_DESIGNS=5000 .venv/bin/python benchmarks/differential_long.py [--z3 N]
-        [--batch B] [--cycles C] [--seed S] [--save DIR]
+        [--amaranth N] [--batch B] [--cycles C] [--seed S] [--save DIR]
 
 It runs the Icarus-vs-evaluator comparison of tests/test_differential.py on designs from seeds
 S, S+1, ... (default 100000, away from the CI's seeds) in batches of B per simulation, and,
-with --z3 N, the z3-vs-evaluator check on N designs as well. It prints progress per batch and
+with --z3 N, the z3-vs-evaluator check on N designs as well, and with --amaranth N, the
+Amaranth-simulator-vs-evaluator check (`sysr.amaranth`) on N designs. It prints progress per batch and
 then the figures: designs, cycles, time (Python, iverilog, vvp), failures by known bug and new
 ones. Each failure report (design, cycle, signal, both values, inputs, lowered Verilog) is
 printed in short and written whole to DIR when --save is given; a design is reproduced with
@@ -37,14 +38,16 @@ from sysr.front import syntax as S  # noqa: E402
 from sysr.front.parse import parse  # noqa: E402
 from sysr.pipeline import analyze  # noqa: E402
 from test_differential import (HAVE_ICARUS, check_one, harness_problems, known_bug, prepare,  # noqa: E402
-                               report, run_differential, sim_report, unrolling_disagreements,
-                               z3_disagreements)
+                               report, run_amaranth, run_differential, sim_report,
+                               unrolling_disagreements, z3_disagreements)
 
 
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--designs", type=int, default=int(os.environ.get("SYSR_DIFF_DESIGNS", "2000")))
     p.add_argument("--z3", type=int, default=0, help="also run the z3 check on this many designs")
+    p.add_argument("--amaranth", type=int, default=0,
+                   help="also run the Amaranth simulator check on this many designs")
     p.add_argument("--batch", type=int, default=100)
     p.add_argument("--cycles", type=int, default=32)
     p.add_argument("--seed", type=int, default=100_000)
@@ -87,6 +90,15 @@ def run_z3(args) -> list[str]:
             failures.append(f"==== z3 design (design_from_seed({seed}))\n" + report(prep, problems, seed))
     print(f"z3: {args.z3} designs, 12 cycles each in {time.perf_counter() - t0:.1f} s, {len(failures)} failing")
     return failures
+
+
+def run_amaranth_check(args) -> list[str]:
+    t0 = time.perf_counter()
+    fig = run_amaranth(args.amaranth, min(args.batch, 25), args.cycles, args.seed,
+                       progress(t0, args.amaranth))
+    print(f"amaranth: {fig.designs} designs, {fig.cycles} cycles in {time.perf_counter() - t0:.1f} s "
+          f"(python {fig.python_s:.1f} s, simulator {fig.run_s:.1f} s), {len(fig.failures)} failing")
+    return fig.failures
 
 
 def summarize(failures: list[str], save: Path | None) -> int:
@@ -237,6 +249,8 @@ def main() -> int:
         print("iverilog/vvp not found: skipping the Icarus comparison")
     if args.z3:
         failures += run_z3(args)
+    if args.amaranth:
+        failures += run_amaranth_check(args)
     return summarize(failures, args.save)
 
 

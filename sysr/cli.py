@@ -1,78 +1,41 @@
-"""The `sysr` command line: `sysr check FILE` and `sysr lower FILE`.
+"""The `sysr` command line: `sysr check FILE`, `sysr lower FILE` and `sysr lsp`.
 
-Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage, tool or internal error.
-An exception that escapes the checker is a bug: it is reported as one, with exit status 2.
+Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage or internal error. Whatever
+a file holds is the design's: a file too large, not UTF-8 or past any of `sysr.limits` is
+rejected with its diagnostic (exit 1). A path that is not a readable file is a usage error. An
+exception that escapes the checker is a bug: it is reported as one, with exit status 2. With
+`--json`, standard output is one JSON object in every case (see `sysr.report`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from pathlib import Path
 
-from . import __version__
-from .diagnostics import Severity, render
-from .pipeline import Options, check
-
-
-class InternalError(Exception):
-    """A failure inside sysr that is not the input's fault."""
-
-
-def _read(path: str) -> str:
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    data = p.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path} is not UTF-8 text (byte {e.start})") from None
-
-
-def _summary(outcome) -> str:
-    errors = sum(d.severity == Severity.ERROR for d in outcome.diagnostics)
-    warnings = sum(d.severity == Severity.WARNING for d in outcome.diagnostics)
-    if outcome.accepted:
-        if outcome.verified:
-            n = len(outcome.properties)
-            what = f"{n} propert{'y' if n == 1 else 'ies'} proven" if n else "no properties to prove"
-            return f"accepted: {what}" + (f", {warnings} warning(s)" if warnings else "")
-        return "accepted by the static checks (proofs not run)"
-    return f"rejected: {errors} error(s)" + (f", {warnings} warning(s)" if warnings else "")
+from . import __version__, limits
+from .pipeline import Options, Outcome, check
+from .report import error_report, human, json_report
+from .report import summary as _summary  # noqa: F401  (the tests render summaries through here)
+from .source import read_design
 
 
 def cmd_check(args) -> int:
-    text = _read(args.file)
+    src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
-                   verify=not args.no_verify)
+                   verify=not args.no_verify, time_limit=args.time_limit)
     t0 = time.perf_counter()
-    outcome = check(text, opts)
+    outcome = check(src.text, opts) if src.problem is None else Outcome(None, [src.problem])
     outcome.timing["total_s"] = time.perf_counter() - t0
     if args.vcd:
         _write_vcd(outcome, args.vcd)
     if args.json:
-        print(json.dumps({
-            "file": args.file,
-            "accepted": outcome.accepted,
-            "verified": outcome.verified,
-            "diagnostics": [d.to_json() for d in outcome.diagnostics],
-            "properties": outcome.properties,
-            "timing": {k: round(v, 4) for k, v in outcome.timing.items()},
-            "text": _human(outcome, args.file, text),
-        }, indent=2))
+        print(json_report(outcome, args.file, src.text))
     else:
-        print(_human(outcome, args.file, text))
+        print(human(outcome, args.file, src.text))
     return 0 if outcome.accepted else 1
-
-
-def _human(outcome, filename: str, text: str) -> str:
-    """What `sysr check` prints: every diagnostic rendered, then a one-line summary."""
-    parts = [render(d, filename, text) + "\n" for d in outcome.diagnostics]
-    return "\n".join(parts + [f"{filename}: {_summary(outcome)}"])
 
 
 def _write_vcd(outcome, path: str) -> None:
@@ -86,12 +49,10 @@ def _write_vcd(outcome, path: str) -> None:
 
 def cmd_lower(args) -> int:
     from .lower import lower_text
-    text = _read(args.file)
-    code, diags = lower_text(text, Path(args.file).name)
+    src = read_design(args.file)
+    code, diags = lower_text(src.text, Path(args.file).name) if src.problem is None else (None, [src.problem])
     if code is None:
-        for d in diags:
-            print(render(d, args.file, text), file=sys.stderr)
-            print(file=sys.stderr)
+        print(human(Outcome(None, diags), args.file, src.text).rsplit("\n", 1)[0], file=sys.stderr)
         print(f"{args.file}: not lowered: the design has errors", file=sys.stderr)
         return 1
     if args.output:
@@ -101,21 +62,31 @@ def cmd_lower(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    from .lsp import main as serve
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sysr", description="Check sysr designs and lower them to Verilog.")
     p.add_argument("--version", action="version", version=f"sysr {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="parse, check and prove a design",
-                       description="Parse, check and prove a design. Exit 0 accepted, 1 rejected, "
-                                   "2 usage or internal error.")
+                       description="Parse, check and prove a design. Exit 0 accepted, 1 rejected (a "
+                                   "design past the checker's limits too: L codes), 2 usage error or a "
+                                   "bug in sysr.")
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    c.add_argument("--json", action="store_true",
+                   help=f"print one JSON object (at most {limits.MAX_JSON_BYTES // 1024} KiB) instead of text")
     c.add_argument("--depth", type=int, default=20, metavar="K",
                    help="bounded model checking depth in cycles from reset (default 20)")
     c.add_argument("--induction", type=int, default=2, metavar="K",
                    help="k for k-induction (default 2)")
     c.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="time limit per solver query in seconds (default 30)")
+    c.add_argument("--time-limit", type=float, default=limits.DEFAULT_TIME_LIMIT_S, metavar="S",
+                   help="time limit for all the proofs together, in seconds (default "
+                        f"{limits.DEFAULT_TIME_LIMIT_S:g}); what is not decided by then is V003")
     c.add_argument("--vcd", metavar="FILE", help="write the first counterexample trace as a VCD file")
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
     c.set_defaults(func=cmd_check)
@@ -125,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("file")
     lo.add_argument("-o", "--output", metavar="OUT.v", help="write here instead of standard output")
     lo.set_defaults(func=cmd_lower)
+    ls = sub.add_parser("lsp", help="run the language server (for editors) on standard input and output",
+                        description="Run the sysr language server: the Language Server Protocol over "
+                                    "standard input and output, for an editor to start. Diagnostics as "
+                                    "you type (proofs after a pause or on save), hover, go to definition. "
+                                    "See README.md for VS Code and Neovim.")
+    ls.add_argument("--stdio", action="store_true", help="accepted for editors that pass it (stdio is the only transport)")
+    ls.set_defaults(func=cmd_lsp)
     return p
 
 
@@ -134,10 +112,19 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("depth", "induction"):
         if getattr(args, name, 1) < 1:
             parser.error(f"--{name} must be at least 1")
+    for name in ("timeout", "time_limit"):
+        if not getattr(args, name, 1.0) > 0:
+            parser.error(f"--{name.replace('_', '-')} must be more than 0")
+    try:
+        sys.stdout.reconfigure(errors="backslashreplace")
+        sys.stderr.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError):  # not a text stream (redirected by a caller in-process)
+        pass
     try:
         return args.func(args)
     except (FileNotFoundError, ValueError, IsADirectoryError, PermissionError) as e:
         print(f"sysr: error: {e}", file=sys.stderr)
+        _json_error(args, str(e))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -147,11 +134,21 @@ def main(argv: list[str] | None = None) -> int:
         except OSError:
             pass
         return 1
-    except Exception:
+    except Exception as e:
         import traceback
         print("sysr: internal error (this is a bug in sysr, not in your design):", file=sys.stderr)
         traceback.print_exc()
+        _json_error(args, f"internal error (a bug in sysr, not in the design): {type(e).__name__}: {e}")
         return 2
+
+
+def _json_error(args, message: str) -> None:
+    """With --json, standard output still gets one JSON object saying what went wrong."""
+    if getattr(args, "json", False):
+        try:
+            print(error_report(args.file, message))
+        except Exception:  # pragma: no cover - nothing more can be reported
+            pass
 
 
 if __name__ == "__main__":

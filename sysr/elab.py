@@ -12,12 +12,31 @@ the reset is active (memories then keep their contents). `fn` calls are inlined,
 unrolled, quantifiers expanded, comb blocks executed in order, seq blocks with last-write-wins.
 An out-of-range read gives 0 and an out-of-range write does nothing; each dynamic index is also
 a proof obligation, so a proven design never relies on that.
+
+What elaboration builds is bounded (`sysr.limits`): operations in all (L007), quantifier
+instances (L005) and nesting once fns are inlined (L003), each raised as `LimitExceeded` at the
+construct where the budget ran out.
+
+Asynchronous reset (`areset`, `areset_n`): the state variable of a register is what it stored
+at the last edge, and every read of it (logic, properties, ghost logic, `prev`) goes through
+`System.visible[name]` = `Ite(reset_active, init, stored)`: while the reset is active the
+register reads as its reset value in that same cycle, and it still holds it after the edge
+(the next-state function is the same as for a synchronous reset). Memories are never reset. A
+property that mentions `prev` is then also skipped in a cycle with the reset active.
+
+Division: `Bin("/")` and `Bin("%")` take two operands of one type and mean Verilog's `/` and
+`%` at that width (`sysr.types.op_divide`: unsigned, or signed truncating toward zero with the
+remainder taking the dividend's sign). Each division records a `divisor` obligation (the
+divisor is not zero wherever the division is evaluated, under the guards of `if`, `match`,
+`&&`, `||` and `==>`), since Verilog gives x there; the value of a division by zero follows
+SMT-LIB (`bvudiv`, `bvurem`, `bvsdiv`, `bvsrem`) and no proven design reads it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from . import limits
 from .front import syntax as S
 from .model import Design, Local, Signal
 from .types import BOOL, BUILTINS, Ty, bits_for, uint
@@ -58,7 +77,7 @@ class Un:
 
 @dataclass(frozen=True, eq=False)
 class Bin:
-    op: str  # + - * & | ^ << >> == != < <= > >= ; operands share a type except shift amounts
+    op: str  # + - * / % & | ^ << >> == != < <= > >= ; operands share a type except shift amounts
     a: object
     b: object
     ty: Ty  # result type (bool for comparisons)
@@ -234,12 +253,18 @@ class StateVar:
 
 @dataclass
 class Prop:
-    kind: str  # ensures, invariant, assert, index
+    """A property to prove in every cycle: a spec (`ensures`, `invariant`, `assert`) or an
+    obligation the elaboration found: `index` (a dynamic index below `limit`; `what` says what
+    is indexed) or `divisor` (the divisor of a `/` or `%` is not zero; `span` is the divisor,
+    `text_span` the whole division, `what` the operator). In `System.requires`: `requires`, and
+    one `lemma` when the design divides: facts true in every state by the operators' meaning
+    (`Elaborator.division_lemmas`), assumed to help the solver; a back end may leave it out."""
+    kind: str  # ensures, invariant, assert, index, divisor; requires, lemma
     expr: object  # bool IR, already guarded by the prev-validity flag where needed
     span: S.Span
     text: str
     text_span: S.Span | None = None  # where the property's expression is, for quoting it
-    what: str = ""  # index obligations: what is indexed
+    what: str = ""  # index obligations: what is indexed; divisor obligations: the operator
     limit: int = 0  # index obligations: the index must be below this
 
 
@@ -254,6 +279,10 @@ class System:
     props: list[Prop]
     reset_active: object  # bool IR
     enum_inputs: list[tuple[str, Ty]]
+    # With an asynchronous reset: each register (and register array) with a reset value -> its
+    # value as read in a cycle, `Ite(reset_active, init, stored)`; the IR reads registers
+    # through these nodes. Empty for a synchronous reset (registers are read as `Var`/`ArrVar`).
+    visible: dict[str, object] = field(default_factory=dict)
 
     def state_var(self, name: str) -> StateVar:
         for s in self.state:
@@ -276,7 +305,19 @@ class Elaborator:
         self.state: list[StateVar] = []
         self.hist_count = 0
         self.obligations: list[Prop] = []
+        self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
+        self.reset_active = reset_condition(d)
+        # the cycles in which a property that mentions `prev` is checked: the previous cycle
+        # exists and had no reset; with an asynchronous reset, not this one either
+        self.prev_valid = Var("prev#valid", BOOL)
+        if d.reset_async:
+            self.prev_valid = mk_and(self.prev_valid, mk_not(self.reset_active))
+        self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
         self.source_text: str = ""
+        self.size = limits.design_size_budget()
+        self.quants = limits.quant_budget()
+        self.quant_scale = 1  # instances of the quantifiers being expanded, multiplied
+        self.nesting = 0
 
     # ---- expressions -------------------------------------------------------------------
     def ty(self, e) -> Ty:
@@ -289,7 +330,15 @@ class Elaborator:
         m = getattr(self, "x_" + type(e).__name__, None)
         if m is None:
             raise ElabError(f"cannot elaborate {type(e).__name__}")
-        return m(e, env)
+        self.size.spend(1, e.span)
+        self.nesting += 1
+        if self.nesting > limits.MAX_INLINED_NESTING:
+            raise limits.exceeded("L003", f"the design nests more than {limits.MAX_INLINED_NESTING} levels deep "
+                                          "here once fns are inlined into their calls", e.span,
+                                  "call fns inside fns less deeply, or split their bodies with `let`s")
+        value = m(e, env)
+        self.nesting -= 1  # (on an exception elaboration stops altogether)
+        return value
 
     def x_IntLit(self, e: S.IntLit, env):
         ty = self.ty(e)
@@ -324,7 +373,20 @@ class Elaborator:
             if v is None:
                 raise ElabError(f"{sig.name} read before assignment")
             return v
-        return Var(sig.name, sig.ty)
+        return self.state_read(sig) if sig.is_state else Var(sig.name, sig.ty)
+
+    def state_read(self, sig: Signal):
+        """A register, register array or memory as logic and properties read it in a cycle: what
+        it stored at the last edge, except that with an asynchronous reset a register (or
+        register array) reads as its reset value while the reset is active. One node per signal,
+        shared by every read."""
+        stored = ArrVar(sig.name, sig.ty, sig.size) if sig.is_array else Var(sig.name, sig.ty)
+        if not self.d.reset_async or sig.init is None:
+            return stored
+        if sig.name not in self.visible:
+            init = ConstArr(sig.init, sig.ty, sig.size) if sig.is_array else Const(sig.init, sig.ty)
+            self.visible[sig.name] = mk_ite(self.reset_active, init, stored)
+        return self.visible[sig.name]
 
     def x_Unary(self, e: S.Unary, env):
         a = self.ex(e.operand, env)
@@ -343,7 +405,42 @@ class Elaborator:
                 return Bin("|", a, b, BOOL)
             return mk_implies(a, b)
         b = self.ex(e.right, env)
+        if op in ("/", "%"):
+            self.divisor_obligation(b, env, e)
+            self.divisions.append((a, b, e))
         return Bin(op, a, b, self.ty(e))
+
+    def division_lemmas(self):
+        """`b != 0 ==> a % b == a - (a / b) * b` (at the operands' width) for every division in
+        the design, as one bool.
+
+        True in every state by the meaning of `/` and `%` (the guard keeps it true for Verilog
+        too, where a zero divisor gives x), so assuming it changes nothing; it is there for the
+        solver, whose bit-level division circuits alone make `q * b + r == a` hard to prove
+        beyond 8 bits."""
+        out = TRUE
+        seen: set[tuple] = set()
+        for a, b, _ in self.divisions:
+            ty = a.ty
+            key = (_ir_key(a), _ir_key(b))
+            if key in seen:
+                continue
+            seen.add(key)
+            q, r = Bin("/", a, b, ty), Bin("%", a, b, ty)
+            fact = Bin("==", r, Bin("-", a, Bin("*", q, b, ty), ty), BOOL)
+            out = mk_and(out, mk_implies(Bin("!=", b, Const(0, ty), BOOL), fact))
+        return out
+
+    def divisor_obligation(self, b, env: Env, e: S.Binary) -> None:
+        """Record that the divisor `b` of `e` is not zero wherever this code runs (`env.guard`):
+        Verilog's `/` and `%` give x for a zero divisor."""
+        if isinstance(b, Const):
+            if b.value == 0:  # e.g. a loop variable: fails wherever it is reached
+                self.obligations.append(Prop("divisor", mk_implies(env.guard, FALSE), e.right.span, "",
+                                             e.span, e.op))
+            return
+        cond = Bin("!=", b, Const(0, b.ty), BOOL)
+        self.obligations.append(Prop("divisor", mk_implies(env.guard, cond), e.right.span, "", e.span, e.op))
 
     def x_Cast(self, e: S.Cast, env):
         return Cast(self.ex(e.operand, env), self.ty(e))
@@ -391,8 +488,8 @@ class Elaborator:
             sig = self.d.refs.get(id(base))
             if isinstance(sig, Signal) and sig.is_array:
                 i = self.ex(e.index, env)
-                self.obligation(i, sig.size, env, e.index.span, f"index into `{sig.name}`")
-                return Read(ArrVar(sig.name, sig.ty, sig.size), i, sig.ty)
+                self.obligation(i, sig.size, env, e.index.span, f"index into `{S.written(sig.name)}`")
+                return Read(self.state_read(sig), i, sig.ty)
         a = self.ex(base, env)
         i = self.ex(e.index, env)
         self.obligation(i, a.ty.width, env, e.index.span, "bit index")
@@ -423,11 +520,7 @@ class Elaborator:
 
     def x_Call(self, e: S.Call, env: Env):
         if e.func == "prev":
-            inner = self.ex(e.args[0], env)
-            name = f"prev#{self.hist_count}"
-            self.hist_count += 1
-            self.state.append(StateVar(name, inner.ty, None, None, True, "hist", inner))
-            return Var(name, inner.ty)
+            return self.x_prev(e, env)
         if e.func in BUILTINS:
             a = self.ex(e.args[0], env)
             return Builtin(e.func, a, self.ty(e))
@@ -440,14 +533,38 @@ class Elaborator:
             fenv.locals[let.name] = self.ex(let.value, fenv)
         return self.ex(info.decl.body, fenv)
 
+    def x_prev(self, e: S.Call, env: Env):
+        """`prev(x)`: a history register that stores `x` at each edge. The index and divisor
+        obligations inside `x` are about the previous cycle, so each is kept in a history
+        register of its own and checked, under the guard around `prev`, where a property with
+        `prev` is (`prev_valid`)."""
+        outer, self.obligations = self.obligations, []
+        inner = self.ex(e.args[0], Env(env.locals, env.own, env.pending, TRUE))
+        inside, self.obligations = self.obligations, outer
+        for p in inside:
+            held = self.history(p.expr)
+            self.obligations.append(replace(p, expr=mk_implies(mk_and(env.guard, self.prev_valid), held)))
+        return self.history(inner)
+
+    def history(self, x):
+        name = f"prev#{self.hist_count}"
+        self.hist_count += 1
+        self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
+        return Var(name, x.ty)
+
     def x_Quant(self, e: S.Quant, env: Env):
         local = self.d.refs[id(e)]
         acc = TRUE if e.kind == "forall" else FALSE
-        for v in range(1 << local.ty.width):
+        n = 1 << local.ty.width
+        self.quants.ensure(self.quant_scale * n, e.span)  # this one, over all the enclosing instances
+        self.quants.spend(n, e.span)
+        self.quant_scale *= n
+        for v in range(n):
             locals_ = dict(env.locals)
             locals_[e.var] = Const(v, local.ty)
             body = self.ex(e.body, Env(locals_, env.own, env.pending, env.guard))
             acc = mk_and(acc, body) if e.kind == "forall" else mk_or(acc, body)
+        self.quant_scale //= n
         return acc
 
     # ---- statements --------------------------------------------------------------------
@@ -470,7 +587,7 @@ class Elaborator:
             c = self.ex(st.cond, env)
             a = self.stmts(st.then, self.guarded(env, c))
             b = self.stmts(st.else_ or (), self.guarded(env, mk_not(c)))
-            return self.merge(c, a, b, env)
+            return self.merge(c, a, b, env, st.span)
         if isinstance(st, S.Match):
             subject = self.ex(st.subject, env)
             conds = [self.pattern_cond(a.patterns, subject) for a in st.arms]
@@ -483,7 +600,7 @@ class Elaborator:
                 return env
             result = outs[-1]
             for c, o in zip(reversed(conds[:-1]), reversed(outs[:-1])):
-                result = self.merge(c, o, result, env)
+                result = self.merge(c, o, result, env, st.span)
             return result
         if isinstance(st, S.For):
             local = self.d.refs[id(st)]
@@ -497,7 +614,10 @@ class Elaborator:
             return env
         raise ElabError(f"unknown statement {type(st).__name__}")
 
-    def merge(self, c, a: Env, b: Env, base: Env) -> Env:
+    def merge(self, c, a: Env, b: Env, base: Env, span: S.Span) -> Env:
+        # Copying every signal's value: cheap per signal (a thirty-second of an operation), but
+        # thousands of ifs over thousands of registers add up.
+        self.size.spend((len(base.own or ()) + len(base.pending or ())) // 32, span)
         own = pending = None
         if base.own is not None:
             own = {k: mk_ite(c, a.own[k], b.own[k]) for k in base.own}
@@ -509,10 +629,11 @@ class Elaborator:
         """`old` with bit `index` or slice [hi:lo] replaced by `value`."""
         if st_target.index is not None:
             i = self.ex(st_target.index, env)
-            self.obligation(i, width, env, st_target.index.span, f"bit index into `{st_target.name}`")
+            self.obligation(i, width, env, st_target.index.span, f"bit index into `{S.written(st_target.name)}`")
             if isinstance(i, Const):
                 return self.splice(old, i.value, i.value, value) if i.value < width else old
             acc = old
+            self.size.spend(width, st_target.span)
             for k in range(width):
                 hit = Bin("==", Cast(i, uint(max(i.ty.width, bits_for(width)))),
                           Const(k, uint(max(i.ty.width, bits_for(width)))), BOOL)
@@ -556,7 +677,7 @@ class Elaborator:
         old = pending[lv.name]
         if sig.is_array:
             i = self.ex(lv.index, env)
-            self.obligation(i, sig.size, env, lv.index.span, f"index into `{sig.name}`")
+            self.obligation(i, sig.size, env, lv.index.span, f"index into `{S.written(sig.name)}`")
             pending[lv.name] = Store(old, i, value, None, sig.size)
         elif lv.index is None and lv.hi is None:
             pending[lv.name] = value
@@ -571,12 +692,7 @@ class Elaborator:
         for s in d.signals.values():
             if s.is_state:
                 self.state.append(StateVar(s.name, s.ty, s.size, s.init, s.ghost, s.kind))
-        if d.reset is None:
-            reset_active = FALSE
-        elif d.reset_active_low:
-            reset_active = mk_not(Var(d.reset, BOOL))
-        else:
-            reset_active = Var(d.reset, BOOL)
+        reset_active = self.reset_active
         comb: dict[str, object] = {}
         comb_ghost: set[str] = set()
         for item in d.comb_order:
@@ -619,14 +735,39 @@ class Elaborator:
             expr = self.ex(spec.expr, Env())
             if uses_prev:
                 pv_needed = True
-                expr = mk_implies(Var("prev#valid", BOOL), expr)
+                expr = mk_implies(self.prev_valid, expr)
             p = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
             (requires if spec.kind == "requires" else props).append(p)
         if self.hist_count or pv_needed:
             self.state.append(StateVar("prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
         props += self.obligations
+        if self.divisions:
+            requires.append(Prop("lemma", self.division_lemmas(), d.module.name_span, "",
+                                 self.divisions[0][2].span))
         enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum"]
-        return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs)
+        for s in d.signals.values():  # registers nothing reads are still shown as reset
+            if s.is_state:
+                self.state_read(s)
+        return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
+                      dict(self.visible))
+
+
+def _ir_key(n) -> tuple:
+    """A structural key of a small IR expression (variables and constants by name and value),
+    to state one lemma per distinct division; other nodes by identity."""
+    if isinstance(n, Var):
+        return ("var", n.name)
+    if isinstance(n, Const):
+        return ("const", n.value, n.ty)
+    return ("node", id(n))
+
+
+def reset_condition(d: Design):
+    """The bool IR that says the reset is active in this cycle (FALSE without a reset)."""
+    if d.reset is None:
+        return FALSE
+    rst = Var(d.reset, BOOL)
+    return mk_not(rst) if d.reset_active_low else rst
 
 
 def pending_default(sv: StateVar):

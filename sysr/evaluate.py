@@ -39,10 +39,17 @@ class ArrayValue:
 class Cycle:
     """Everything known in one cycle: inputs, state, and what was computed from them."""
     inputs: dict[str, int]
-    state: dict[str, object]  # int or ArrayValue
+    state: dict[str, object]  # int or ArrayValue: what the state variables stored at the last edge
     values: dict[str, int]  # comb signals
     props: list[int]  # property values in System.props order
     requires: list[int]
+    visible: dict[str, object] | None = None  # the state as read in the cycle (see `shown`)
+
+    @property
+    def shown(self) -> dict[str, object]:
+        """The state as logic reads it in this cycle: `state`, except that registers under an
+        active asynchronous reset read as their reset values. What traces and simulators show."""
+        return self.state if self.visible is None else self.visible
 
 
 class Evaluator:
@@ -135,7 +142,11 @@ class Evaluator:
         props = [self.eval(p.expr, env, memo) for p in self.sys.props]
         reqs = [self.eval(p.expr, env, memo) for p in self.sys.requires]
         nxt = {sv.name: self.eval(sv.next, env, memo) for sv in self.sys.state}
-        cyc = Cycle({n: env[n] for n, _ in self.sys.inputs}, dict(state), values, props, reqs)
+        visible = None
+        if self.sys.visible:
+            visible = dict(state)
+            visible.update({name: self.eval(expr, env, memo) for name, expr in self.sys.visible.items()})
+        cyc = Cycle({n: env[n] for n, _ in self.sys.inputs}, dict(state), values, props, reqs, visible)
         return cyc, nxt
 
     def run(self, inputs: list[dict[str, int]], state: dict[str, object] | None = None) -> list[Cycle]:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from .front import syntax as S
 from .types import Ty
 
-# Signal kinds. Ports: in, out, out_reg, clock, reset, reset_n. Declarations: reg, mem (a
-# register array without reset value), wire. Ghost declarations set `ghost`.
+# Signal kinds. Ports: in, out, out_reg, clock, and the resets (reset, reset_n synchronous;
+# areset, areset_n asynchronous). Declarations: reg, mem (a register array without reset
+# value), wire. Ghost declarations set `ghost`.
 STATE_KINDS = ("out_reg", "reg", "mem")
 COMB_KINDS = ("out", "wire")
 
@@ -41,7 +42,7 @@ class Signal:
 
     @property
     def is_input(self) -> bool:
-        return self.kind in ("in", "reset", "reset_n")
+        return self.kind == "in" or self.kind in S.RESET_KINDS
 
     @property
     def is_port(self) -> bool:
@@ -54,12 +55,12 @@ class Signal:
     def describe(self) -> str:
         g = "ghost " if self.ghost else ""
         words = {"in": "input", "out": "output", "out_reg": "registered output", "clock": "clock",
-                 "reset": "reset", "reset_n": "reset", "reg": "register", "mem": "memory",
-                 "wire": "wire"}
+                 "reset": "reset", "reset_n": "reset", "areset": "asynchronous reset",
+                 "areset_n": "asynchronous reset", "reg": "register", "mem": "memory", "wire": "wire"}
         word = words[self.kind]
         if self.kind == "reg" and self.size is not None:
             word = "register array"
-        return f"{g}{word} `{self.name}`"
+        return f"{g}{word} `{S.written(self.name)}`"
 
 
 @dataclass
@@ -107,6 +108,7 @@ class Design:
     clock: str | None = None
     reset: str | None = None
     reset_active_low: bool = False
+    reset_async: bool = False  # an `areset`/`areset_n` port: registers read as reset while it is active
     comb_order: list[object] = field(default_factory=list)  # drivers in evaluation order
     drivers: dict[str, object] = field(default_factory=dict)  # signal name -> driving item
 

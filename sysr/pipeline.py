@@ -2,27 +2,36 @@
 
 `analyze` runs the static stages and returns the design with its diagnostics; `check` adds
 verification when the static stages found no error. The command line and the lowering call
-these; nothing user-facing raises.
+these; nothing user-facing raises. Both run on a thread with a deep stack (`limits.run_deep`),
+and a stage that passes one of `sysr.limits` (or runs out of memory) ends the pipeline with that
+stage's L diagnostic instead of an exception; the proofs end by `Options.time_limit`.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from . import limits
 from .diagnostics import Diagnostic, Severity, sort_key
 from .front.check import check_names_types
 from .front.parse import parse
 from .front.structure import check_structure
+from .front.syntax import Span
 from .model import Design
+from .source import text_problem
+
+_START = Span(1, 1, 1, 2)
 
 
 @dataclass
 class Options:
     depth: int = 20
     induction: int = 2
-    timeout: float = 30.0
+    timeout: float = 30.0  # per solver query
     verify: bool = True
+    time_limit: float = limits.DEFAULT_TIME_LIMIT_S  # all proofs of one check
+    deadline: float | None = None  # time.monotonic() at which the proofs stop; set by `check`
 
 
 @dataclass
@@ -40,20 +49,39 @@ class Outcome:
 
 def analyze(text: str) -> Outcome:
     """Parse and run the static checks."""
+    return limits.run_deep(_analyze, text)
+
+
+def _analyze(text: str) -> Outcome:
     timing: dict[str, float] = {}
+    problem = text_problem(text)
+    if problem is not None:
+        return Outcome(None, [problem], timing)
     t0 = time.perf_counter()
-    tree, diags = parse(text)
+    parsed, limit = limits.contained("parsing the design", _START, parse, text)
     timing["parse_s"] = time.perf_counter() - t0
+    if limit is None:
+        limit = limits.too_many_signals(parsed[0]) if parsed[0] is not None else None
+    if limit is not None:
+        return Outcome(None, [limit], timing)
+    tree, diags = parsed
     if tree is None:
         return Outcome(None, diags, timing)
     t1 = time.perf_counter()
-    design, more = check_names_types(tree)
-    diags += more
-    if design is not None and not any(d.code.startswith("P") for d in diags):
-        diags += check_structure(design)
+    checked, limit = limits.contained("checking the design", _START, _static, tree)
     timing["static_s"] = time.perf_counter() - t1
+    if limit is not None:
+        return Outcome(None, [limit], timing)
+    design, diags = checked
     diags.sort(key=sort_key)
     return Outcome(design, _dedupe(diags), timing)
+
+
+def _static(tree) -> tuple[Design | None, list[Diagnostic]]:
+    design, diags = check_names_types(tree)
+    if design is not None and not any(d.code.startswith("P") for d in diags):
+        diags += check_structure(design)
+    return design, diags
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -70,7 +98,13 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 def check(text: str, options: Options | None = None) -> Outcome:
     """Static checks, then (when they pass and verification is on) the proofs."""
     options = options or Options()
-    outcome = analyze(text)
+    if options.deadline is None:
+        options = replace(options, deadline=time.monotonic() + options.time_limit)
+    return limits.run_deep(_check, text, options)
+
+
+def _check(text: str, options: Options) -> Outcome:
+    outcome = _analyze(text)
     if not outcome.accepted or outcome.design is None or not options.verify:
         return outcome
     try:
@@ -78,10 +112,27 @@ def check(text: str, options: Options | None = None) -> Outcome:
     except ImportError:  # the verifier is not built yet
         return outcome
     t0 = time.perf_counter()
-    diags, props = verify(outcome.design, options, text)
+    proved, limit = limits.contained("proving the properties", outcome.design.module.name_span,
+                                     _verify, verify, outcome.design, options, text)
     outcome.timing["verify_s"] = time.perf_counter() - t0
+    if limit is not None:
+        outcome.diagnostics.append(limit)
+        return outcome
+    diags, props = proved
     outcome.diagnostics += diags
     outcome.diagnostics.sort(key=sort_key)
     outcome.properties = props
     outcome.verified = True
     return outcome
+
+
+def _verify(verify, design: Design, options: Options, text: str):
+    """The proofs; z3 running out of memory outside a query is a MemoryError like Python's."""
+    from .smt.bounded import lift_memory_cap, out_of_memory
+    try:
+        return verify(design, options, text)
+    except Exception as e:
+        if out_of_memory(e):
+            lift_memory_cap()  # so that freeing what z3 holds cannot fail
+            raise MemoryError(str(e)) from None
+        raise

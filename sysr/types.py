@@ -110,6 +110,8 @@ def op_binary(op: str, a: int, b: int, ty: Ty, bty: Ty | None = None) -> int:
         return (a - b) & m
     if op == "*":
         return (a * b) & m
+    if op in ("/", "%"):
+        return op_divide(op, a, b, ty)
     if op == "&":
         return a & b
     if op == "|":
@@ -134,6 +136,29 @@ def op_binary(op: str, a: int, b: int, ty: Ty, bty: Ty | None = None) -> int:
     if op == "==>":
         return int((not a) or bool(b))
     raise ValueError(f"unknown operator {op}")
+
+
+def op_divide(op: str, a: int, b: int, ty: Ty) -> int:
+    """`a / b` or `a % b` as Verilog computes them at the operands' width: on `uN` the unsigned
+    quotient and remainder; on `sN` the quotient truncated toward zero and the remainder with
+    the dividend's sign (`-7 / 2` is -3, `-7 % 2` is -1), the overflow `MIN / -1` wrapping to
+    MIN (and `MIN % -1` is 0).
+
+    A zero divisor gives x in Verilog; every divisor is a proof obligation, so a proven design
+    never reads that result. Here it takes the value SMT-LIB gives (`bvudiv`/`bvsdiv`/`bvurem`/
+    `bvsrem`): `a / 0` is all ones (on `sN`: -1, or 1 when `a` is negative) and `a % 0` is `a`,
+    so that the evaluator and the z3 encoding agree on it too.
+    """
+    w = ty.width
+    x, y = (to_signed(a, w), to_signed(b, w)) if ty.signed else (a, b)
+    if y == 0:
+        if op == "%":
+            return a
+        return 1 if x < 0 else mask(w)
+    q = abs(x) // abs(y)
+    if (x < 0) != (y < 0):
+        q = -q
+    return from_int(q if op == "/" else x - q * y, w)
 
 
 def op_unary(op: str, a: int, ty: Ty) -> int:

@@ -7,7 +7,8 @@ of type `ty`, and every production knows which of its operands must carry a type
 (a cast source, a concatenation element, a comparison side...) and which may be a bare literal
 that takes its type from context.
 
-What a design contains: a clock, a reset (`reset` or `reset_n`), 1-4 inputs and 1-4 outputs
+What a design contains: a clock, a reset (`reset`, `reset_n`, or the asynchronous `areset` or
+`areset_n`, which only properties read), 1-4 inputs and 1-4 outputs
 (some registered) of random types (bool, uN and sN of widths 1..64, an enum), registers with
 reset values, sometimes a register array and a memory of 2-128 entries (written in `seq`, read
 in `seq` and `comb`, with indexes in range by their width or guarded by a comparison); one
@@ -20,8 +21,12 @@ compare. Ports and module items come in random order. Expressions use every oper
 dynamic (in range by width) and guarded (`if i < W then x[i] else ...`) bit indexes,
 concatenation, if and match expressions (with overlapping arms and a `_` arm that may come
 before other arms), every builtin, fn calls, and constant expressions in consts and reset values.
-Some signals are named after Verilog keywords or after names the lowering makes up (helper
-functions, enum localparams, escaped keywords, memory ports), to exercise its naming.
+`/` and `%` (unsigned and signed) divide by a divisor that cannot be zero (`d | 0x1`) or under a
+guard (`if v != 0 then n / v else ...`, `v != 0 && ...`), with a signal or loop variable `v`.
+Some signals are named after Verilog keywords, after names the lowering makes up (helper
+functions, enum localparams, escaped keywords, memory ports), after sysr keywords written as
+raw identifiers (`r#match`) or after the words that are keywords only in some places (`in`,
+`areset`, `then`), to exercise the naming of the parser and of the lowering.
 
 Choices come from a `Chooser`: `RandomChooser(seed)` for batches (a design is reproduced from
 its seed with `design_from_seed`), `DrawChooser(draw)` under hypothesis (`designs()` is the
@@ -46,6 +51,11 @@ VERILOG_WORDS = ("begin", "end", "always", "assign", "integer", "output", "input
                  "wait", "force", "parameter", "string", "unsigned")
 # Names like those the lowering makes up (helper functions, enum localparams, escaped keywords).
 LOWERING_NAMES = ("bits8_0_0", "sext8_9", "bit8_i3", "E1_V0", "E1_V1", "begin_", "default_", "logic_")
+# sysr keywords as names: raw identifiers, and the words that are keywords only where no name
+# can stand (written plain).
+SYSR_WORDS = ("r#match", "r#seq", "r#reg", "r#wire", "r#if", "r#for", "r#let", "r#true", "r#module",
+              "r#fn", "r#enum", "r#else", "r#comb", "r#ghost", "r#assert", "r#exists", "r#x",
+              "in", "out", "clock", "reset", "reset_n", "areset", "areset_n", "then", "as")
 
 
 # ---- choices -------------------------------------------------------------------------------
@@ -180,6 +190,7 @@ class DesignGen:
         self.enums: list[tuple[Ty, list[tuple[str, int]]]] = []
         self.words = list(VERILOG_WORDS)
         self.traps = list(LOWERING_NAMES)
+        self.keywords = list(SYSR_WORDS)
 
     # ---- names and types ---------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -193,6 +204,8 @@ class DesignGen:
             return self.words.pop(self.ch.int(0, len(self.words) - 1))
         if self.traps and self.ch.chance(0.03):
             return self.traps.pop(self.ch.int(0, len(self.traps) - 1))
+        if self.keywords and self.ch.chance(0.05):
+            return self.keywords.pop(self.ch.int(0, len(self.keywords) - 1))
         return self.fresh(prefix)
 
     def width(self, wide: bool = False) -> int:
@@ -268,7 +281,7 @@ class DesignGen:
             opts.append((1, self.p_prev))
         if ty.kind == "enum":
             return opts
-        opts += [(3, self.p_cast), (5, self.p_arith), (2, self.p_unary), (3, self.p_shift)]
+        opts += [(3, self.p_cast), (5, self.p_arith), (2, self.p_unary), (3, self.p_shift), (2, self.p_divide)]
         if any(a.ty == ty for a in sc.arrays):
             opts.append((3, self.p_array))
         if ty.kind == "uint":
@@ -276,7 +289,8 @@ class DesignGen:
             if ty.width <= 7:
                 opts.append((1, self.p_popcount))
         if ty == BOOL:
-            opts += [(6, self.p_compare), (3, self.p_logic), (2, self.p_reduce), (4, self.p_bit)]
+            opts += [(6, self.p_compare), (3, self.p_logic), (2, self.p_reduce), (4, self.p_bit),
+                     (1, self.p_guarded_quotient)]
             if sc.spec:
                 opts.append((1, self.p_quant))
         return opts
@@ -338,6 +352,28 @@ class DesignGen:
         b = self.expr(ty, d, sc, own and side == 1)
         return f"({a} {op} {b})"
 
+    def p_divide(self, ty, d, sc, own):
+        """`n / d` or `n % d` whose divisor is never zero where it is evaluated."""
+        op = self.ch.pick(["/", "%"])
+        guard = self.divisor_signal(ty, sc)
+        if guard is not None and self.ch.chance(0.6):
+            n = self.expr(ty, d, sc)
+            other = self.expr(ty, d, sc, own)
+            return f"(if ({guard} != 0) then ({n} {op} {guard}) else {other})"
+        n = self.expr(ty, d, sc, own)
+        return f"({n} {op} ({self.expr(ty, d, sc, own=True)} | 0x1))"  # 0x1: also an s1
+
+    def divisor_signal(self, ty: Ty, sc: Scope) -> str | None:
+        """A value of type `ty` read from a signal or loop variable (never a constant, whose zero
+        would be a static error even under a guard), or None."""
+        src = [v for v in sc.vals if v.ty.kind != "enum" and not v.const]
+        if not src:
+            return None
+        v = self.ch.pick(src)
+        if v.ty == ty:
+            return v.name
+        return f"({v.name} as {'u1' if ty == BOOL and v.ty.width > 1 else self.type_name(ty)})"
+
     def p_unary(self, ty, d, sc, own):
         op = self.ch.pick(["-", "~"])
         a = self.expr(ty, d, sc, own)
@@ -388,6 +424,18 @@ class DesignGen:
         a = self.expr(t, d, sc, own=side == 0)
         b = self.expr(t, d, sc, own=side == 1)
         return f"({a} {op} {b})"
+
+    def p_guarded_quotient(self, ty, d, sc, own):
+        """`v != 0 && n / v < m` (or `v == 0 || ...`): the right side runs only when `v` is not 0."""
+        qty = self.int_type(wide=True)
+        v = self.divisor_signal(qty, sc)
+        if v is None:
+            return self.p_compare(ty, d, sc, own)
+        op = self.ch.pick(["/", "%"])
+        test = f"(({self.expr(qty, d, sc)} {op} {v}) {self.ch.pick(['<', '==', '>='])} {self.expr(qty, d, sc)})"
+        if self.ch.chance(0.5):
+            return f"(({v} != 0) && {test})"
+        return f"(({v} == 0) || {test})"
 
     def p_logic(self, ty, d, sc, own):
         op = self.ch.pick(["&&", "||", "!", "==>"])
@@ -646,7 +694,8 @@ class ModuleParts:
         self.consts = consts
         self.fns = tuple(fns)
         self.stateful = not ch.chance(0.1)  # else purely combinational: no clock, no reset
-        self.reset = ("rst", "reset") if ch.chance(0.7) else ("rst_n", "reset_n")
+        self.reset = ch.weighted([(5, ("rst", "reset")), (2, ("rst_n", "reset_n")), (2, ("arst", "areset")),
+                                  (1, ("arst_n", "areset_n"))])
         self.inputs = [Val(g.signal_name("a"), g.port_type()) for _ in range(ch.int(1, 4))]
         self.outputs = []  # (Val, registered, init)
         for _ in range(ch.int(1, 4)):
@@ -678,7 +727,10 @@ class ModuleParts:
         return [v for v, _ in self.regs] + outs
 
     def base_scope(self) -> Scope:
+        """What logic reads: consts, inputs, state (and a synchronous reset, now and then)."""
         reset = (Val(self.reset[0], BOOL),) if self.stateful and self.g.ch.chance(0.3) else ()
+        if self.reset[1].startswith("areset"):
+            reset = ()  # design logic may not read an asynchronous reset (A020)
         return Scope(vals=tuple(self.consts) + tuple(self.inputs) + reset + tuple(self.state_vals()),
                      fns=self.fns)
 
@@ -761,6 +813,8 @@ class ModuleParts:
     def asserts(self, sc: Scope) -> list[str]:
         g = self.g
         spec = replace(sc, spec=True, arrays=tuple(a for a, _ in self.arrays))
+        if self.stateful and self.g.ch.chance(0.3):  # properties may read any reset
+            spec = spec.add(Val(self.reset[0], BOOL))
         return [f"assert {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
 
     def text(self) -> str:

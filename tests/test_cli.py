@@ -58,14 +58,17 @@ def test_missing_file_exits_2(capsys, tmp_path: Path) -> None:
 
 def test_directory_exits_2(capsys, tmp_path: Path) -> None:
     code, _, err = run_main(capsys, "check", "--no-verify", str(tmp_path))
-    assert code == 2 and "sysr: error:" in err
+    assert code == 2 and err == f"sysr: error: {tmp_path} is a directory, not a design file\n"
 
 
-def test_non_utf8_file_exits_2(capsys, tmp_path: Path) -> None:
+def test_non_utf8_file_is_rejected_with_L002(capsys, tmp_path: Path) -> None:
+    """What a file holds is the design's: bytes that are not UTF-8 reject it (exit 1), at the byte."""
     f = tmp_path / "latin1.sysr"
     f.write_bytes(b"// caf\xe9\nmodule m(a: in bool, y: out bool) { y = a; }\n")
-    code, _, err = run_main(capsys, "check", "--no-verify", str(f))
-    assert code == 2 and "not UTF-8" in err
+    code, out, err = run_main(capsys, "check", "--no-verify", str(f))
+    assert code == 1 and err == ""
+    assert out.startswith(f"{f}:1:7: error[L002]: the byte 0xe9 here is not UTF-8: the file is not a UTF-8 text file\n")
+    assert out.rstrip().endswith("rejected: 1 error(s)")
 
 
 def test_internal_error_exits_2(capsys, monkeypatch) -> None:
@@ -128,8 +131,11 @@ def test_every_headline_parses(capsys) -> None:
 # ---- JSON ------------------------------------------------------------------------------------
 
 def check_json_shape(doc: dict) -> None:
-    assert {"accepted", "diagnostics", "timing"} <= set(doc)
+    assert set(doc) == {"file", "accepted", "verified", "diagnostics", "diagnostics_omitted", "ports",
+                        "ports_omitted", "properties", "properties_omitted", "timing", "text"}
+    assert doc["ports"] is None or all(set(p) == {"name", "kind", "type", "width"} for p in doc["ports"])
     assert isinstance(doc["accepted"], bool)
+    assert doc["diagnostics_omitted"] == 0 and doc["properties_omitted"] == 0
     assert isinstance(doc["timing"], dict) and doc["timing"]
     assert all(isinstance(v, (int, float)) for v in doc["timing"].values())
     for d in doc["diagnostics"]:

@@ -1,6 +1,6 @@
 """Differential tests: what the prover reasons about must be what the simulator runs.
 
-Three semantics of every generated design (tests/gen_designs.py) must agree cycle by cycle:
+Four semantics of every generated design (tests/gen_designs.py) must agree cycle by cycle:
 
 1. the concrete evaluator (`sysr.evaluate`), the reference;
 2. the z3 encoding (`sysr.smt.encode`), the meaning the proofs use: each cycle's comb values,
@@ -10,18 +10,26 @@ Three semantics of every generated design (tests/gen_designs.py) must agree cycl
 3. the lowered Verilog (`sysr.lower`) simulated by Icarus: many designs are batched into one
    testbench (one compile and one run for 50-100 designs), each driven by its own inputs, and
    every output (and every wire, register and memory the lowering kept by name, through
-   hierarchical references) is compared with the evaluator's each cycle.
+   hierarchical references) is compared with the evaluator's each cycle. An asynchronous reset
+   changes between clock edges (at the falling edge, or for every other design at a time that
+   is neither edge), and the values are sampled before the next rising edge, so that a
+   register the reset clears must already read as its reset value.
+4. the design built as an Amaranth component (`sysr.amaranth`) and run by Amaranth's
+   simulator (tests/amaranth_sim.py), in both reset mappings: every output, register, wire
+   and memory word compared with the evaluator's each cycle.
 
 Any disagreement is a soundness bug: the report prints the design (and its seed), the cycle,
 the signal, both values, the inputs and the lowered Verilog. Open bugs are listed in
 `KNOWN_BUGS`, each with a minimal reproducer run as an xfail(strict=True) test and a signature
 by which the random test counts its failures (as warnings) instead of failing on them; fixed
 ones (`FIXED_BUGS`) keep their reproducer as a regression test. A reproducer passes when
-`sysr check` rejects the design or the Verilog agrees (the project's soundness rule). Other
-tests corrupt the lowered Verilog and the encoder on purpose, to show that the harness notices.
+`sysr check` rejects the design or the Verilog agrees (the project's soundness rule); the
+Amaranth back end's fixed bugs are `AMARANTH_FIXED_BUGS`. Other tests corrupt the lowered
+Verilog, the encoder and the Amaranth back end on purpose, to show that the harness notices.
 
 `SYSR_DIFF_DESIGNS` sets how many designs the Icarus test runs (default 300, in batches of
-`SYSR_DIFF_BATCH`), `SYSR_Z3_DESIGNS` how many the z3 test runs (default 200);
+`SYSR_DIFF_BATCH`), `SYSR_Z3_DESIGNS` how many the z3 test runs (default 200),
+`SYSR_AMARANTH_DESIGNS` how many the Amaranth test runs (default 40);
 benchmarks/differential_long.py runs thousands, prints figures and shrinks failing designs.
 """
 
@@ -43,9 +51,13 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import amaranth_sim
 from gen_designs import Generated, design_from_seed, designs
+from sysr.amaranth import component as sysr_amaranth_component
+from sysr.amaranth import ops as sysr_amaranth_ops
 from sysr import elab as E
 from sysr.evaluate import Cycle, Evaluator
+from sysr.front.syntax import RESET_KINDS
 from sysr.pipeline import analyze, check
 from sysr.smt.encode import CycleEncoder, index_width, make_vars
 from sysr.smt.prove import Unrolling
@@ -270,14 +282,17 @@ def test_z3_matches_evaluator(gen, seed):
 
 # ---- Icarus vs evaluator ------------------------------------------------------------------
 #
-# Cycle alignment. The testbench runs n+1 steps; in each step it applies that step's inputs
-# while the clock is low, waits 1 time unit for the combinational logic to settle, samples
-# every output (and probe), then raises the clock (the edge that ends the step). Step 0 is a
-# preliminary reset: the reset is active, so at its edge every register takes its reset value
-# and the seq blocks do nothing (memories, set to 0 by the testbench at time 0, keep it). Its
-# outputs are not compared. Step k >= 1 is the evaluator's cycle k-1: the evaluator starts in
-# the reset state with memories 0 (`initial_state(memory=lambda n, i: 0)`), which is what the
-# registers hold after the edge of step 0. Later reset pulses are ordinary inputs of both.
+# Cycle alignment. The testbench runs n+1 steps of 10 time units; in each step it applies that
+# step's inputs as the clock falls (time 0 of the step), waits for the combinational logic to
+# settle, samples every output (and probe) at time 3, then raises the clock at time 5 (the
+# edge that ends the step). Step 0 is a preliminary reset: the reset is active, so at its edge
+# every register takes its reset value and the seq blocks do nothing (memories, set to 0 by
+# the testbench at time 0, keep it). Its outputs are not compared. Step k >= 1 is the
+# evaluator's cycle k-1: the evaluator starts in the reset state with memories 0
+# (`initial_state(memory=lambda n, i: 0)`), which is what the registers hold after the edge of
+# step 0. Later reset pulses are ordinary inputs of both. An asynchronous reset of a design
+# with an odd key is applied at time 2 of the step instead (neither edge): registers it
+# asserts must be cleared by the sample at time 3, what the evaluator shows for that cycle.
 
 SIM_DESIGNS = int(os.environ.get("SYSR_DIFF_DESIGNS", "300"))
 SIM_BATCH = int(os.environ.get("SYSR_DIFF_BATCH", "75"))
@@ -339,7 +354,7 @@ def port_probes(case: SimCase) -> list[Probe]:
         if kind == "out":
             out.append(Probe(name, f"o{case.key}_{j}", lambda c, n=name: c.values[n]))
         elif kind == "out_reg":
-            out.append(Probe(name, f"o{case.key}_{j}", lambda c, n=name: c.state[n]))
+            out.append(Probe(name, f"o{case.key}_{j}", lambda c, n=name: c.shown[n]))
     return out
 
 
@@ -370,11 +385,11 @@ def internal_probes(case: SimCase) -> list[Probe]:
             continue
         width, entries = decl
         if sv.size is None and width == sv.ty.width and entries is None:
-            out.append(Probe(sv.name, where, lambda c, n=sv.name: c.state[n]))
+            out.append(Probe(sv.name, where, lambda c, n=sv.name: c.shown[n]))
         elif sv.size is not None and entries is None and width == sv.size * sv.ty.width:
-            out.append(Probe(sv.name, where, lambda c, n=sv.name, w=sv.ty.width: pack(c.state[n].snapshot(), w)))
+            out.append(Probe(sv.name, where, lambda c, n=sv.name, w=sv.ty.width: pack(c.shown[n].snapshot(), w)))
         elif sv.size is not None and entries == sv.size and width == sv.ty.width:
-            out += [Probe(f"{sv.name}[{i}]", f"{where}[{i}]", lambda c, n=sv.name, i=i: c.state[n].get(i))
+            out += [Probe(f"{sv.name}[{i}]", f"{where}[{i}]", lambda c, n=sv.name, i=i: c.shown[n].get(i))
                     for i in range(sv.size)]
     return out
 
@@ -401,8 +416,19 @@ def memory_inits(case: SimCase) -> list[str]:
     return out
 
 
+INPUT_KINDS = ("in",) + RESET_KINDS
+
+
 def input_ports(case: SimCase) -> list[tuple[int, str, int]]:
-    return [(j, name, w) for j, (name, kind, w) in enumerate(case.ports) if kind in ("in", "reset", "reset_n")]
+    return [(j, name, w) for j, (name, kind, w) in enumerate(case.ports) if kind in INPUT_KINDS]
+
+
+def mid_cycle_reset(case: SimCase) -> int | None:
+    """The port index of an asynchronous reset that this case changes between the edges (at
+    time 2 of a step rather than with the other inputs), or None."""
+    if case.key % 2 == 0:
+        return None
+    return next((j for j, (_, kind, _) in enumerate(case.ports) if kind in ("areset", "areset_n")), None)
 
 
 def stim_lines(case: SimCase) -> list[str]:
@@ -428,7 +454,7 @@ def tb_declarations(case: SimCase, n_steps: int) -> list[str]:
         if kind == "clock":
             conns.append("clk")
             continue
-        sig = f"{'i' if kind in ('in', 'reset', 'reset_n') else 'o'}{k}_{j}"
+        sig = f"{'i' if kind in INPUT_KINDS else 'o'}{k}_{j}"
         lines.append(f"  {'reg' if sig[0] == 'i' else 'wire'} [{w - 1}:0] {sig};")
         conns.append(sig)
     lines.append(f"  {case.module} u{k} ({', '.join(conns)});")
@@ -437,14 +463,20 @@ def tb_declarations(case: SimCase, n_steps: int) -> list[str]:
 
 def make_testbench(cases: list[SimCase], stim_paths: dict[int, str], n_steps: int) -> str:
     """One module instantiating every case, driving each from its stimulus memory."""
-    decls, setup, drive, show = [], [], [], []
+    decls, setup, drive, late, show = [], [], [], [], []
     for c in cases:
         decls += tb_declarations(c, n_steps)
         setup.append(f'    $readmemh("{stim_paths[c.key]}", s{c.key});')
         setup += [f"    {stmt}" for stmt in c.mem_inits]
-        ins = ", ".join(f"i{c.key}_{j}" for j, _, _ in input_ports(c))
+        ins = [f"i{c.key}_{j}" for j, _, _ in input_ports(c)]
+        mid = mid_cycle_reset(c)
+        if mid is not None:  # the reset keeps last step's value until time 2: drive a dummy bit
+            at = ins.index(f"i{c.key}_{mid}")
+            decls.append(f"  reg r{c.key};")
+            late.append(f"      i{c.key}_{mid} = r{c.key};")
+            ins[at] = f"r{c.key}"
         if ins:
-            drive.append(f"      {{{ins}}} = s{c.key}[step];")
+            drive.append(f"      {{{', '.join(ins)}}} = s{c.key}[step];")
         fmt = " ".join("%h" for _ in c.probes)
         args = "".join(f", {p.verilog}" for p in c.probes)
         show.append(f'        $display("D{c.key} %0d {fmt}", step - 1{args});')
@@ -452,8 +484,8 @@ def make_testbench(cases: list[SimCase], stim_paths: dict[int, str], n_steps: in
         "module tb;", "  reg clk = 1'b0;", "  integer step, k;", *decls,
         "  initial begin", *setup,
         f"    for (step = 0; step < {n_steps}; step = step + 1) begin", *drive,
-        "      #1;", "      if (step > 0) begin", *show, "      end",
-        "      #4 clk = 1'b1;", "      #5 clk = 1'b0;", "    end",
+        "      #2;", *late, "      #1;", "      if (step > 0) begin", *show, "      end",
+        "      #2 clk = 1'b1;", "      #5 clk = 1'b0;", "    end",
         "    $finish;", "  end", "endmodule", ""])
 
 
@@ -632,6 +664,85 @@ def test_icarus_matches_evaluator():
     assert not new, f"{len(new)} designs disagree:\n\n" + "\n\n".join(new[:5])
 
 
+# ---- Amaranth vs evaluator ----------------------------------------------------------------
+#
+# The third oracle: each design built as an Amaranth component (`sysr.amaranth`) and run by
+# Amaranth's simulator (tests/amaranth_sim.py), outputs, registers, wires and memory words
+# compared with the evaluator in every cycle. Designs alternate between the two reset
+# mappings (even seeds: the reset is the clock domain's; odd seeds: it stays a port).
+
+AM_DESIGNS = int(os.environ.get("SYSR_AMARANTH_DESIGNS", "40"))
+AM_BATCH = int(os.environ.get("SYSR_AMARANTH_BATCH", "20"))
+AM_SEED = int(os.environ.get("SYSR_AMARANTH_SEED", "3000"))
+
+
+def amaranth_reset_mode(seed: int) -> str:
+    return "domain" if seed % 2 == 0 else "port"
+
+
+def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, progress=None) -> Figures:
+    """Designs from seeds first_seed.. : generate, build, simulate in batches and compare."""
+    figures = Figures()
+    for start in range(0, n_designs, batch):
+        t0 = time.perf_counter()
+        seeds = range(first_seed + start, first_seed + min(start + batch, n_designs))
+        cases = [amaranth_sim.make_case(prepare(design_from_seed(s), s, n_cycles), s, amaranth_reset_mode(s))
+                 for s in seeds]
+        t1 = time.perf_counter()
+        observed = amaranth_sim.simulate(cases, n_cycles)
+        figures.python_s += t1 - t0
+        figures.run_s += time.perf_counter() - t1
+        for c in cases:
+            figures.designs += 1
+            figures.cycles += len(c.prep.cycles)
+            problems = amaranth_sim.disagreements(c, observed)
+            if problems:
+                figures.failures.append(f"==== Amaranth, reset={c.reset} (design_from_seed({c.key}))\n"
+                                        + report(c.prep, problems, c.key))
+        progress and progress(figures)
+    return figures
+
+
+def test_amaranth_matches_evaluator():
+    figures = run_amaranth(AM_DESIGNS, AM_BATCH, SIM_CYCLES, AM_SEED)
+    assert figures.designs == AM_DESIGNS and figures.cycles == AM_DESIGNS * SIM_CYCLES
+    assert not figures.failures, f"{len(figures.failures)} designs disagree:\n\n" + "\n\n".join(figures.failures[:5])
+
+
+def _drop_register_inits(mp):
+    real = sysr_amaranth_component.Signal
+    mp.setattr(sysr_amaranth_component, "Signal", lambda *a, init=None, **k: real(*a, **k))
+
+
+AM_CORRUPTIONS = {  # name -> (how, what the report must say, the reset modes it applies to)
+    "plus-to-minus": (lambda mp: mp.setitem(sysr_amaranth_ops.BINARY, "+", sysr_amaranth_ops.BINARY["-"]),
+                      ": y: Amaranth", ("domain", "port")),
+    "signed-compare-unsigned": (lambda mp: mp.setitem(sysr_amaranth_ops.BINARY, "<",
+                                                      lambda a, b, n: a.as_unsigned() < b.as_unsigned()),
+                                ": lt: Amaranth", ("domain", "port")),
+    "reset-value": (_drop_register_inits, ": q: Amaranth", ("domain", "port")),
+    "reset-ignored": (lambda mp: mp.setattr(sysr_amaranth_component.SysrComponent, "_next_of",
+                                            lambda self, sv, system: sv.next.b if isinstance(sv.next, E.Ite) else sv.next),
+                      ": q: Amaranth", ("port",)),
+}
+
+
+@pytest.mark.parametrize("name,reset", [(n, r) for n, (_, _, modes) in AM_CORRUPTIONS.items() for r in modes])
+def test_amaranth_harness_reports_a_wrong_circuit(monkeypatch, name, reset):
+    corrupt, expected, _ = AM_CORRUPTIONS[name]
+    source = CORRUPTIBLE.replace("y: out u8,", "y: out u8, s: in s8, lt: out bool,").replace(
+        "  y = a + b;", "  y = a + b;\n  lt = s < -1;")
+    prep = prepare(Generated(source, "m"), 5, 12)
+    prep.inputs[3][prep.system.design.reset] = 1  # a reset in the middle, not only at the start
+    prep = Prepared(prep.gen, prep.system, prep.inputs, Evaluator(prep.system).run(prep.inputs))
+    clean = amaranth_sim.make_case(prep, 0, reset)
+    assert amaranth_sim.disagreements(clean, amaranth_sim.simulate([clean], 12)) == []
+    corrupt(monkeypatch)
+    bad = amaranth_sim.make_case(prep, 1, reset)
+    problems = amaranth_sim.disagreements(bad, amaranth_sim.simulate([bad], 12))
+    assert any(expected in p for p in problems), problems
+
+
 # ---- known bugs ---------------------------------------------------------------------------
 #
 # Each open bug these tests found: a minimal reproducer, run through the same harness and
@@ -753,6 +864,39 @@ def soundness_problems(source: str, n_cycles: int) -> list[str]:
     return harness_problems(source, n_cycles)
 
 
+# Bugs of the Amaranth back end that the random designs found, each kept as a regression test
+# (its reproducer through the same harness, in both reset modes).
+@dataclass(frozen=True)
+class AmaranthBug:
+    id: str
+    reason: str
+    source: str  # the minimal reproducer
+    inputs: tuple = ()  # cycles of inputs that show it (after these, random ones)
+
+
+AMARANTH_FIXED_BUGS = [
+    AmaranthBug(
+        "match-on-a-narrowed-value",
+        "sysr/amaranth/exprs.py (bit_write): the chain of a `match` on `a as u2` with a bool result "
+        "(`if a as u2 == 0 then false else ...`) was taken for a one-bit dynamic write, index `a` "
+        "(the cast dropped): y was 0 where sysr says a9",
+        "module m(a8: in u51, a9: in u27, a10: in bool, w18: out u31) {\n"
+        "  w18 = if (match (a8 as u2) { 0 => false, 2 => false, 3 => false, _ => a10 }) then 0 else (a9 as u31);\n}\n",
+        ({"a8": 4, "a9": 0x1300cf, "a10": 1}, {"a8": 5, "a9": 7, "a10": 1})),
+]
+
+
+@pytest.mark.parametrize("reset", ["domain", "port"])
+@pytest.mark.parametrize("bug", AMARANTH_FIXED_BUGS, ids=lambda b: b.id)
+def test_amaranth_bug_reproducer(bug, reset):
+    prep = prepare(Generated(bug.source, "m"), 5, 24)
+    inputs = [dict(row) for row in bug.inputs] + prep.inputs[len(bug.inputs):]
+    prep = Prepared(prep.gen, prep.system, inputs, Evaluator(prep.system).run(inputs))
+    case = amaranth_sim.make_case(prep, 0, reset)
+    problems = amaranth_sim.disagreements(case, amaranth_sim.simulate([case], 24))
+    assert not problems, bug.reason + "\n" + "\n".join(problems)
+
+
 # ---- the harness can fail -----------------------------------------------------------------
 
 CORRUPTIBLE = """module m(clk: clock, rst: reset, a: in u8, b: in u8, y: out u8, q: out reg u8 = 7) {
@@ -781,6 +925,47 @@ def test_harness_reports_corrupted_verilog(name):
     assert compare(clean, result) == []
     problems = compare(bad, result)
     assert any(expected in p for p in problems), problems
+
+
+SIGNED_OVERFLOW = "module m({ports}) {{\n{body}}}\n"
+
+
+@needs_icarus
+def test_signed_division_overflow_agrees_at_every_width():
+    """`MIN / -1` (MIN) and `MIN % -1` (0), with the dividend MIN in about half the cycles and the
+    divisor -1 in all of them (`b | -1` is not a constant), at widths where Icarus uses machine
+    words and where it does not; plus `-7 / 2` style truncation on the other cycles."""
+    widths = (8, 64, 65, 128, 256)
+    ports = ", ".join(f"a{w}: in s{w}, b{w}: in s{w}, q{w}: out s{w}, r{w}: out s{w}, t{w}: out s{w}"
+                      for w in widths)
+    body = "".join(f"  q{w} = (a{w} & (-{1 << (w - 1)})) / (b{w} | -1);\n"
+                   f"  r{w} = (a{w} & (-{1 << (w - 1)})) % (b{w} | -1);\n"
+                   f"  t{w} = if b{w} != 0 then a{w} / b{w} + a{w} % b{w} else 0;\n" for w in widths)
+    problems = harness_problems(SIGNED_OVERFLOW.format(ports=ports, body=body), 24)
+    assert not problems, problems
+
+
+ASYNC_COUNTER = """module m(clk: clock, arst_n: areset_n, en: in bool, c: out reg u4 = 3) {
+  seq { if en { c <= c + 1; } }
+}
+"""
+
+
+@needs_icarus
+def test_harness_reports_a_reset_that_waits_for_the_clock():
+    """Lowered with the reset out of the sensitivity list (a synchronous reset), the counter
+    clears only at the next edge: the harness must see it, whether the reset falls with the
+    clock (key 0) or between the edges (key 1), and must accept the real lowering."""
+    prep = prepare(Generated(ASYNC_COUNTER, "m"), 7, 40)
+    assert any(not row["arst_n"] for row in prep.inputs[1:]), "the stimulus never resets"
+    sync = lambda v: v.replace(" or negedge arst_n", "")
+    cases = [lower_case(prep, 0, None), lower_case(prep, 1, None), lower_case(prep, 2, None, corrupt=sync),
+             lower_case(prep, 3, None, corrupt=sync)]
+    assert mid_cycle_reset(cases[1]) == 1 and mid_cycle_reset(cases[0]) is None
+    result = simulate(cases, 40)
+    assert compare(cases[0], result) == [] and compare(cases[1], result) == []
+    for bad in cases[2:]:
+        assert any("c: Icarus" in p for p in compare(bad, result)), bad.key
 
 
 def test_z3_check_reports_a_wrong_encoding(monkeypatch):

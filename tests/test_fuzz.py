@@ -34,12 +34,13 @@ VOCAB = ["module", "reg", "wire", "comb", "seq", "ghost", "if", "else", "match",
          "let", "fn", "enum", "const", "requires", "ensures", "invariant", "assert", "prev",
          "forall", "exists", "as", "then", "u8", "s4", "bool", "u300", "0", "1u2", "0xff", "-",
          "{", "}", "(", ")", "[", "]", ";", ":", ",", "=", "<=", "=>", "::", "..", "?h", "_",
-         "popcount", "clock", "reset", "reset_n", "out", "x", "clk", "rst"]
+         "popcount", "clock", "reset", "reset_n", "areset", "areset_n", "out", "x", "clk", "rst",
+         "r#match", "r#", "/", "%"]
 
-OPERATORS = {"+", "-", "*", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "==>"}
+OPERATORS = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "==>"}
 KEYWORDS = {"module", "reg", "wire", "comb", "seq", "ghost", "if", "else", "match", "for", "in", "out", "let",
             "fn", "enum", "const", "requires", "ensures", "invariant", "assert", "forall", "exists", "as", "then",
-            "true", "false", "clock", "reset", "reset_n"}
+            "true", "false", "clock", "reset", "reset_n", "areset", "areset_n"}
 EXTRA = {"op": sorted(OPERATORS), "type": ["bool", "u1", "u3", "s8", "u16", "u256"],
          "int": ["0", "1", "7", "255", "256", "0xff", "3u2", "1s1"], "name": ["prev", "popcount", "x", "clk"]}
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bench.tools import find_tool
+from sysr.front.syntax import RESET_KINDS
 from sysr.lower import VERILOG_KEYWORDS, lower_text
 from sysr.pipeline import analyze
 from sysr.types import (Ty, mask, op_binary, op_cast, op_concat, op_slice, op_unary, sint,
@@ -145,7 +146,7 @@ def simulate(name: str, steps: list[dict[str, int]], tmp_path: Path) -> list[dic
     An output that is x or z reads as None.
     """
     ports = port_types(HERE / f"{name}.sysr")
-    ins = [n for n, (k, _) in ports.items() if k in ("in", "reset", "reset_n")]
+    ins = [n for n, (k, _) in ports.items() if k in ("in",) + RESET_KINDS]
     outs = [n for n, (k, _) in ports.items() if k in ("out", "out_reg")]
     clock = next((n for n, (k, _) in ports.items() if k == "clock"), None)
     tb = ["module tb;"]
@@ -219,6 +220,32 @@ def test_signed_shift_edge_cases(tmp_path: Path):
     for step, got in zip(steps, simulate("signed_ops", steps, tmp_path)):
         assert got["shr_s"] == op_binary(">>", step["sa"], step["k"], S8, U4), step
     assert op_binary(">>", neg(100), 11, S8, U4) == 0xff  # the sign, as the reference says
+
+
+def test_division_matches_reference(tmp_path: Path):
+    """`/` and `%` on u8 and s8 (zero divisors, -128 / -1, every sign combination) give what
+    `op_binary` says, through the sums, comparisons and sign extensions around them."""
+    values = [0, 1, 2, 3, 7, 0x7f, 0x80, 0x81, 0xf9, 0xfe, 0xff]
+    steps = [{"a": a, "b": b, "sa": a, "sb": b} for a in values for b in values]
+    for step, got in zip(steps, simulate("division", steps, tmp_path)):
+        a, b = step["a"], step["b"]
+        div = {op: op_binary(op, a, b, U8) for op in "/%"}
+        sdiv = {op: op_binary(op, a, b, S8) for op in "/%"}
+        b1 = b | 1
+        want = {
+            "q": div["/"] if b else 0xff,
+            "r": div["%"] if b else a,
+            "sq": sdiv["/"] if b else 0xff,
+            "sr": sdiv["%"] if b else a,
+            "sq_wide": op_cast(op_binary("+", sdiv["/"], 1, S8), S8, S16) if b else 0,
+            "sr_neg": int(b != 0 and op_binary("<", sdiv["%"], 0, S8) == 1),
+            "mix": op_binary("+", op_binary("-", a, op_binary("*", div["/"], b1, U8), U8),
+                             op_binary("%", a, b1, U8), U8) if b else op_binary("/", a, 3, U8),
+        }
+        assert got == want, step
+    assert op_binary("/", 0x80, 0xff, S8) == 0x80 and op_binary("%", 0x80, 0xff, S8) == 0  # MIN / -1
+    assert op_binary("/", 0xf9, 2, S8) == 0xfd and op_binary("%", 0xf9, 2, S8) == 0xff  # -7 / 2, -7 % 2
+    assert op_binary("%", 7, 0xfe, S8) == 1  # 7 % -2: the dividend's sign
 
 
 def test_casts_match_reference(tmp_path: Path):

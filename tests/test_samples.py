@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,14 +34,9 @@ def block(code: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tasks_dir(tmp_path_factory) -> Path:
+def tasks_dir(two_toys) -> Path:
     """Two copies of the toy counter: `toy` and `toy2`."""
-    root = tmp_path_factory.mktemp("tasks")
-    shutil.copytree(FIXTURE, root / "toy")
-    shutil.copytree(FIXTURE, root / "toy2")
-    meta = json.loads((root / "toy2" / "task.json").read_text())
-    (root / "toy2" / "task.json").write_text(json.dumps({**meta, "name": "toy2"}))
-    return root
+    return two_toys
 
 
 def bench(tasks_dir: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

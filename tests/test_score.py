@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.guard import Judged
 from bench.score import Limits, Scorer
 from bench.tasks import load_tasks
 
@@ -105,10 +106,9 @@ def test_attacks_are_rejected_before_simulation(scorer, toy, attack) -> None:
     assert r.stages[-1].stage == "guard"
 
 
-def test_a_forged_verdict_is_not_believed(scorer, toy, monkeypatch) -> None:
-    import bench.score as score
-
-    monkeypatch.setattr(score, "forbidden", lambda text: None)  # as if the guard missed it
+def test_a_forged_verdict_is_not_believed(toy) -> None:
+    scorer = Scorer(Limits(sim_s=5))
+    scorer.guard = lambda pre, original: Judged(None, pre)  # as if the guard missed it
     wrong = "  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd2;"
     r = scorer.score(toy, "verilog", design(wrong, '  initial $display("PASS");'))
     assert r.result == "wrong-output" and r.detail.startswith("FAIL cycle ")
@@ -147,3 +147,128 @@ def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
     assert out.returncode == 1 and json.loads(out.stdout)["results"][0]["result"] == "no-code"
     out = subprocess.run(argv[:-3] + ["--tasks", "nosuch"], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 2 and "unknown task" in out.stderr
+
+
+FAKE_SYSR = {
+    "internal error": "import sys; print('sysr: internal error', file=sys.stderr); sys.exit(2)",
+    "not its report": "print('{\"accepted\": fal')",
+    "out of memory": "import sys; print('MemoryError', file=sys.stderr); sys.exit(2)",
+    "too slow": "import time; time.sleep(30)",
+    "flooding": "import sys\nwhile True: sys.stdout.write('x' * 65536)",
+}
+
+
+@pytest.mark.parametrize("behaviour, result, detail", [
+    ("internal error", "check-failed", "internal error (exit status 2); it counts as a rejection"),
+    ("not its report", "check-failed", "internal error (exit status 0)"),
+    ("out of memory", "resource-limit", "memory limit"),
+    ("too slow", "resource-limit", "time limit"),
+    ("flooding", "resource-limit", "output limit"),
+])
+def test_a_checker_that_fails_fails_the_candidate(toy, tmp_path, behaviour, result, detail) -> None:
+    """sysr check crashing, printing something that is not its report, or hitting a limit is a
+    failure of the candidate, never a tool failure."""
+    fake = tmp_path / "fake_sysr.py"
+    fake.write_text(FAKE_SYSR[behaviour])
+    scorer = Scorer(Limits(check_s=2))
+    scorer.sysr = [sys.executable, str(fake)]
+    r = scorer.score(toy, "sysr", toy.text("ref.sysr"))
+    assert (r.result, r.stages[-1].stage) == (result, "check"), r.detail
+    assert detail in r.detail
+
+
+def test_a_lowering_that_crashes_fails_the_candidate(toy, tmp_path) -> None:
+    fake = tmp_path / "fake_sysr.py"
+    fake.write_text("import sys\nif sys.argv[1] == 'check': print('{\"accepted\": true, \"text\": \"\"}')\n"
+                    "else: sys.exit(2)")
+    scorer = Scorer()
+    scorer.sysr = [sys.executable, str(fake)]
+    r = scorer.score(toy, "sysr", toy.text("ref.sysr"))
+    assert r.result == "lower-failed" and "internal error (exit status 2)" in r.detail
+
+
+def test_a_macro_built_include_is_caught_by_the_preprocessors_file_list(toy, monkeypatch) -> None:
+    import bench.guard as guard
+
+    monkeypatch.setattr(guard, "raw_problem", lambda text: None)  # as if the raw check missed it
+    once = '`ifndef ONCE\n`define ONCE\n`define J(f) `include f\n`J("candidate.v")\n`endif\n'
+    r = Scorer().score(toy, "verilog", once + toy.text("ref.v"))
+    assert r.result == "forbidden" and "a macro built one" in r.detail
+
+
+def test_a_tool_that_crashes_on_the_reference_too_is_a_tool_failure(toy, tmp_path, monkeypatch) -> None:
+    """A crash is held against the candidate only when the same stage runs the reference fine."""
+    broken = tmp_path / "bin" / "yosys"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\nsh -c 'kill -SEGV $$'\nexit $?\n")  # as process 1 it cannot kill itself
+    broken.chmod(0o755)
+    monkeypatch.setenv("YOSYS", str(broken))
+    import bench.tools as tools
+
+    tools.tool_version.cache_clear()
+    try:
+        r = Scorer().score(toy, "verilog", toy.text("ref.v"))
+    finally:
+        tools.tool_version.cache_clear()
+    assert (r.result, r.stages[-1].stage) == ("tool-failure", "syntax"), r.detail
+    assert "on the task's reference too" in r.detail and "SIGSEGV" in r.detail
+
+
+def test_the_tools_are_given_the_preprocessed_text(scorer, toy) -> None:
+    """One text for every tool: a macro and an `ifdef are resolved before Yosys and Icarus see it."""
+    src = ("`define STEP 4'd1\n`ifdef YOSYS\nmodule toy(input wire clk); endmodule\n`else\n"
+           + toy.text("ref.v").replace("4'd1", "`STEP") + "`endif\n")
+    r = scorer.score(toy, "verilog", src)
+    assert r.result == "PASS", r.detail
+    assert [s.stage for s in r.stages] == ["preprocess", "guard", "syntax", "interface", "elaborate",
+                                           "compile", "simulate"]
+
+
+def test_a_candidate_over_the_size_limit_is_too_large(scorer, toy) -> None:
+    r = scorer.score(toy, "verilog", toy.text("ref.v") + "//" + "x" * (1024 * 1024))
+    assert r.result == "too-large" and "limit is 1048576 bytes" in r.detail
+
+
+def test_compile_errors_show_only_the_candidates_lines(scorer, toy) -> None:
+    r = scorer.score(toy, "verilog", design(COUNTER, "endmodule", "module tb;"))
+    assert r.result == "compile"
+    assert all(line.startswith("design.v:") or "not shown" in line or "error(s)" in line
+               for line in r.detail.splitlines()), r.detail
+
+
+def test_one_candidate_has_one_time_budget(toy) -> None:
+    """However many stages it reaches, a candidate's tool runs share `total_s` (300 s by default)."""
+    r = Scorer(Limits(total_s=1e-6)).score(toy, "verilog", toy.text("ref.v"))
+    assert (r.result, r.stages[-1].stage, r.stages[-1].ran) == ("resource-limit", "preprocess", False)
+    assert "used up its 1e-06 s" in r.detail
+    spin = Path(__file__).parent / "attacks" / "yosys-spin.v"
+    r = Scorer(Limits(total_s=3)).score(toy, "verilog", spin.read_text())
+    assert (r.result, r.stages[-1].stage) == ("resource-limit", "syntax") and "time limit" in r.detail
+
+
+def test_what_engineers_write_passes_the_guard(scorer, toy) -> None:
+    """Macros, `ifdef, attributes that map memories, event control `@(*)`, named port connections,
+    real literals in delays and escaped identifiers of plain characters are all fine."""
+    src = "\n".join([
+        "`timescale 1ns/1ps", "`default_nettype none", "`define W 4", "`define INC(x) ((x) + `W'd1)",
+        "module inc(input wire [`W-1:0] a, output wire [`W-1:0] y); assign y = `INC(a); endmodule",
+        "module toy(input wire clk, input wire rst, input wire en, output reg [`W-1:0] q);",
+        "  wire [`W-1:0] \\next[0] ;  // an escaped identifier",
+        "  (* keep *) wire unused = en;",
+        "  inc u (.a(q), .y(\\next[0] ));",
+        "  reg [`W-1:0] d;",
+        "  always @(*) d = rst ? `W'd0 : (en ? \\next[0] : q);",
+        "  always @(posedge clk) q <= #0.5 d;",
+        "`ifdef NEVER", "  initial $display(\"not compiled\");", "`endif",
+        "endmodule", "`default_nettype wire", ""])
+    r = scorer.score(toy, "verilog", src)
+    assert r.result == "PASS", r.detail
+
+
+def test_guard_lines_are_the_candidates_unless_a_macro_spans_lines(scorer, toy) -> None:
+    bad = toy.text("ref.v").replace("endmodule", "  initial $finish;\nendmodule")
+    r = scorer.score(toy, "verilog", bad)
+    assert r.detail.startswith(f"line {bad.splitlines().index('  initial $finish;') + 1}: the system task")
+    spans = "`define TWO wire a; \\\n  wire b;\nmodule unused; `TWO endmodule\n" + bad
+    r = scorer.score(toy, "verilog", spans)
+    assert r.result == "forbidden" and " of the preprocessed candidate: the system task or function `$finish`" in r.detail

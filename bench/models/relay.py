@@ -46,6 +46,6 @@ class RelayModel:
                 raise ModelError(f"relay: no reply in {reply} after {self.timeout_s:g} s")
             time.sleep(POLL_S)
         time.sleep(POLL_S)  # let a writer that is not atomic finish
-        text = reply.read_text(errors="replace")
+        text = reply.read_bytes().decode("utf-8", errors="replace")
         return Reply(text, approx_tokens(system + "".join(m.content for m in messages)), approx_tokens(text),
                      approximate=True)

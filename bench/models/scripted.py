@@ -19,7 +19,7 @@ class ScriptedModel:
     def __init__(self, path: str) -> None:
         self.name = f"scripted:{path}"
         try:
-            self.replies = json.loads(Path(path).read_text())
+            self.replies = json.loads(Path(path).read_bytes().decode("utf-8", errors="replace"))
         except (OSError, json.JSONDecodeError) as e:
             raise ModelError(f"cannot read scripted replies from {path}: {e}") from None
 

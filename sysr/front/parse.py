@@ -1,7 +1,9 @@
 """Text to syntax tree: runs the lark grammar and builds `sysr.front.syntax` nodes with spans.
 
 A syntax error becomes one P-code diagnostic that names what was expected and points at the
-offending token; parsing stops there. Nothing here raises on user input.
+offending token; parsing stops there. So does a name or literal longer than the limits allow
+(L004, checked as lark reads each token) and a tree nested deeper than `limits.MAX_NESTING`
+(L003, checked as each node is built). Nothing here raises on user input.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import lark
 from lark import Token, Transformer
 
+from .. import limits
 from ..diagnostics import Diagnostic, error
 from . import syntax as S
 from .tables import cached_parser
@@ -40,7 +43,23 @@ _LOCK = threading.Lock()  # the builder keeps per-parse state
 def build_parser() -> lark.Lark:
     """The LALR parser built from the grammar, building syntax nodes as it goes (see `_Build`)."""
     return lark.Lark(_GRAMMAR, parser="lalr", keep_all_tokens=True, maybe_placeholders=False,
-                     transformer=_Build())
+                     transformer=_Build(),
+                     lexer_callbacks={"NAME": _short_name, "HOLE": _short_name, "INT": _short_literal})
+
+
+def _short_name(tok: Token) -> Token:
+    if len(tok) > limits.MAX_NAME_CHARS:
+        raise limits.exceeded("L004", f"this name is {len(tok)} characters long; names have at most "
+                                      f"{limits.MAX_NAME_CHARS}", _tok_span(tok), "use a shorter name")
+    return tok
+
+
+def _short_literal(tok: Token) -> Token:
+    if len(tok) > limits.MAX_LITERAL_CHARS:
+        raise limits.exceeded("L004", f"this integer literal is {len(tok)} characters long; literals have at "
+                                      f"most {limits.MAX_LITERAL_CHARS}", _tok_span(tok),
+                              "no type is wider than 256 bits, so no longer literal fits one")
+    return tok
 
 
 def cache_key_parts() -> tuple[str, ...] | None:
@@ -105,7 +124,7 @@ def _rule(method):
     @functools.wraps(method)
     def wrapper(self, children):
         kept = [c for c in children if not (isinstance(c, Token) and c.type not in _KEPT)]
-        return method(self, self.span_of(children), kept)
+        return self.nest(method(self, self.span_of(children), kept), children)
     return wrapper
 
 
@@ -114,8 +133,16 @@ def _raw(method):
     included, and finds the optional parts by the token before them (see `_after`)."""
     @functools.wraps(method)
     def wrapper(self, children):
-        return method(self, self.span_of(children), children)
+        return self.nest(method(self, self.span_of(children), children), children)
     return wrapper
+
+
+def _kind_port(kind: str):
+    """The builder method of a port written `NAME: KIND`, without a type (clock and resets)."""
+    @_rule
+    def build(self, span, c):
+        return self._port(span, c[0], kind)
+    return build
 
 
 def _after(children, marker: str):
@@ -148,6 +175,23 @@ class _Build(Transformer):
     def reset(self) -> None:
         self.diags: list[Diagnostic] = []
         self.container: dict[int, S.Span] = {}  # id(node) -> span with its parentheses
+        self.depth: dict[int, int] = {}  # id(node) -> how deeply it nests
+        self.alive: list = []  # the nodes in `depth`, kept alive so that their ids stay theirs
+
+    def nest(self, node, children):
+        """Record how deep `node` nests (one more than its deepest child); L003 past the limit."""
+        get = self.depth.get
+        depth = max([get(id(c), 0) for c in children], default=0) + 1
+        if depth > limits.MAX_NESTING:
+            span = self.pos(node) or S.Span.unknown()
+            raise limits.exceeded(
+                "L003", f"the design nests more than {limits.MAX_NESTING} levels deep here (every operator, "
+                        "call, `if`, `match` and block is a level)", span,
+                "an operator chain `a + b + c + ...` nests one level per operator, an `if ... else if` "
+                "chain one per branch: split it with `let`s or wires, or write a `match`")
+        self.depth[id(node)] = depth
+        self.alive.append(node)
+        return node
 
     def pos(self, c) -> S.Span | None:
         if isinstance(c, Token):
@@ -221,17 +265,11 @@ class _Build(Transformer):
     def port_out_reg(self, span, c):
         return self._port(span, c[0], "out_reg", c[3], c[4])
 
-    @_rule
-    def port_clock(self, span, c):
-        return self._port(span, c[0], "clock")
-
-    @_rule
-    def port_reset(self, span, c):
-        return self._port(span, c[0], "reset")
-
-    @_rule
-    def port_reset_n(self, span, c):
-        return self._port(span, c[0], "reset_n")
+    port_clock = _kind_port("clock")
+    port_reset = _kind_port("reset")
+    port_reset_n = _kind_port("reset_n")
+    port_areset = _kind_port("areset")
+    port_areset_n = _kind_port("areset_n")
 
     @_raw
     def reg_decl(self, span, c):
@@ -356,7 +394,12 @@ class _Build(Transformer):
     def cmp_op(self, c):
         return _Op(c[0])
 
-    shift_op = add_op = un_op = cmp_op
+    shift_op = add_op = mul_op = un_op = cmp_op
+
+    def NAME(self, tok: Token) -> Token:
+        """A name token as the lexer reads it: the raw identifier `r#match` is the name `match`
+        (with the span of all it was written with)."""
+        return tok.update(value=tok[2:]) if tok.startswith("r#") else tok
 
     def quant_kw(self, c):
         return c[0]
@@ -395,14 +438,10 @@ class _Build(Transformer):
         return S.Binary("&", c[0], c[1], span)
 
     @_rule
-    def bin_mul(self, span, c):
-        return S.Binary("*", c[0], c[1], span)
-
-    @_rule
     def compare(self, span, c):
         return S.Binary(c[1].text, c[0], c[2], span)
 
-    bin_shift = bin_sum = compare
+    bin_shift = bin_sum = bin_mul = compare
 
     @_rule
     def unary(self, span, c):
@@ -446,7 +485,8 @@ class _Build(Transformer):
         return S.Path(str(c[0]), str(c[1]), span)
 
     def hole(self, c):
-        return S.Hole(str(c[0])[1:], _tok_span(c[0]))
+        name = str(c[0])[1:]
+        return S.Hole(name[2:] if name.startswith("r#") else name, _tok_span(c[0]))
 
     @_rule
     def call(self, span, c):
@@ -482,7 +522,7 @@ def _describe(terminal: str) -> str:
 
 
 _EXPR_START = {"NAME", "INT", "LPAR", "HOLE"}
-_OPERATORS = {"`+`", "`-`", "`*`", "`&`", "`|`", "`^`", "`<<`", "`>>`", "`==`", "`!=`", "`<`",
+_OPERATORS = {"`+`", "`-`", "`*`", "`/`", "`%`", "`&`", "`|`", "`^`", "`<<`", "`>>`", "`==`", "`!=`", "`<`",
               "`<=`", "`>`", "`>=`", "`&&`", "`||`", "`==>`", "`as`", "`[`"}
 _EXPR_TOKENS = {"`!`", "`~`", "`-`", "`(`", "`{`", "`true`", "`false`", "`match`", "`if`",
                 "`forall`", "`exists`", "a name", "an integer literal", "a hole `?name`"}
@@ -528,12 +568,17 @@ _WORD_HINTS = {
 }
 
 
+def _raw(tok: Token, text: str) -> bool:
+    """Whether a name token was written as a raw identifier (`r#match`)."""
+    return tok.start_pos is not None and text.startswith("r#", tok.start_pos)
+
+
 def _misused_word(e: lark.UnexpectedToken, text: str) -> Token | None:
     """A keyword of sysr or of another HDL that the parser read as a name, just before the error
     (unless the file declares it as a name: `always: in bool` is a fine port)."""
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
-    if prev is None or prev.type != "NAME" or str(prev) not in _WORD_HINTS:
+    if prev is None or prev.type != "NAME" or str(prev) not in _WORD_HINTS or _raw(prev, text):
         return None
     if re.search(rf"\b{prev}\s*:(?!:)", text):
         return None
@@ -545,7 +590,11 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
     tok, words = e.token, {_describe(n) for n in e.expected}
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
-    if tok.type == "NAME" and str(tok) in _WORD_HINTS and not re.search(rf"\b{tok}\s*:(?!:)", text):
+    if (prev is not None and prev.type != "NAME" and str(prev) in S.RAW_KEYWORDS
+            and (str(tok) in ("=", "<=", ":") or re.search(rf"\b{prev}\s*:(?!:)", text))):
+        return (f"`{prev}` is a keyword here; a name spelled like it is written `r#{prev}`",)
+    if (tok.type == "NAME" and str(tok) in _WORD_HINTS and not _raw(tok, text)
+            and not re.search(rf"\b{tok}\s*:(?!:)", text)):
         return (_WORD_HINTS[str(tok)],)
     if tok.type == "HOLE" and str(tok) == "?" and "`;`" in words:
         return ("there is no `c ? a : b`: write `if c then a else b` (`?` starts a hole)",)
@@ -574,8 +623,6 @@ _CHAR_HINTS = {
     "$": "there are no system functions: cast with `as` (`x as s8`); `prev(x)` is the previous value in specs",
     "@": "there is no `always @(...)`: clocked logic goes in `seq { ... }`, combinational logic in `comb { ... }`",
     "#": "there are no delays and no preprocessor",
-    "/": "there is no division: for a power of two shift right, `x >> 3`",
-    "%": "there is no modulo: for a power of two take the low bits, `x[2:0]`",
     "\"": "there are no strings",
 }
 
@@ -593,10 +640,10 @@ def _end_of_file(text: str, expected) -> Diagnostic:
     return error("P003", f"unexpected end of file; expected {_expected(expected)}", span)
 
 
-def _token_text(tok: Token) -> str:
+def _token_text(tok: Token, text: str) -> str:
     if tok.type == "$END":
         return "end of file"
-    return f"`{tok}`"
+    return f"`r#{tok}`" if _raw(tok, text) else f"`{tok}`"
 
 
 def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
@@ -605,6 +652,8 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
         text = " " + text[1:]
     try:
         tree, diags = _run(text)
+    except limits.LimitExceeded as e:
+        return None, [e.diagnostic]
     except lark.UnexpectedToken as e:
         tok = e.token
         try:  # the precise set, after the reductions the LALR table would make
@@ -622,13 +671,15 @@ def parse(text: str) -> tuple[S.SourceFile | None, list[Diagnostic]]:
                                 "write `a < b && b < c` for a range, or add parentheses to compare a "
                                 "comparison's result, `(a == b) == c`")]
         hint = _context_hint(e, text)
-        return None, [error("P001", f"unexpected {_token_text(tok)}; expected {_expected(e.expected)}", span,
+        return None, [error("P001", f"unexpected {_token_text(tok, text)}; expected {_expected(e.expected)}", span,
                             *hint)]
     except lark.UnexpectedCharacters as e:
         span = S.Span(e.line, e.column, e.line, e.column + 1)
         ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
         shown = ch if ch.isprintable() else repr(ch)[1:-1]
         hint = (_CHAR_HINTS[ch],) if ch in _CHAR_HINTS else ()
+        if ch == "#" and text[max(0, e.pos_in_stream - 1)] == "r":
+            hint = ("a raw identifier is `r#` followed by a name, e.g. `r#match`",)
         return None, [error("P002", f"unexpected character `{shown}`; it is not part of sysr's syntax here",
                             span, *hint)]
     except lark.UnexpectedInput as e:  # pragma: no cover - other lark input errors
@@ -646,5 +697,9 @@ def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
     builder = parser.options.transformer
     with _LOCK:
         builder.reset()
-        tree = parser.parse(text)
-        return tree, list(builder.diags)
+        try:
+            tree = parser.parse(text)
+            return tree, list(builder.diags)
+        finally:
+            builder.depth.clear()
+            builder.alive.clear()

@@ -122,8 +122,9 @@ class Structure:
                 if lv.name in own and lv.name not in assigned:
                     if (item_id, lv.name) not in self.early_reads:
                         self.early_reads.add((item_id, lv.name))
-                        self.err("A007", f"part of `{lv.name}` is assigned before `{lv.name}` is assigned whole",
-                                 lv.span, f"assign a default first, e.g. `{lv.name} = 0;`")
+                        shown = S.written(lv.name)
+                        self.err("A007", f"part of `{shown}` is assigned before `{shown}` is assigned whole", lv.span,
+                                 f"assign a default first, e.g. `{shown} = 0;`")
                     return assigned | {lv.name}
                 return assigned
             return assigned | {lv.name}
@@ -174,8 +175,8 @@ class Structure:
                     "match": "some arms of this `match` but not in all of them",
                     "for": "a loop that may run zero times",
                     "block": "this block on some paths only"}[kind]
-            self.err("A001", f"`{name}` is assigned in {word}; it would be a latch", span,
-                     f"assign `{name}` a default value at the top of the block, or in every branch")
+            self.err("A001", f"`{S.written(name)}` is assigned in {word}; it would be a latch", span,
+                     f"assign `{S.written(name)}` a default value at the top of the block, or in every branch")
 
     def simple_driver(self, item, name: str, value, span: S.Span) -> None:
         sig = self.d.signals.get(name)
@@ -187,9 +188,9 @@ class Structure:
         self.expr_reads(value, id(item), set(), set())
         if name in self.reads[id(item)]:  # `y = y + 1;`: a loop through one driver
             self.reads[id(item)].discard(name)
-            self.err("A003", f"combinational cycle: {name} -> {name}", item.span,
-                     f"`{name}` is computed from itself; to use its previous value, keep it in a register "
-                     f"(`reg NAME: T = INIT;` assigned with `<=` in `seq`)")
+            self.err("A003", f"combinational cycle: {S.written(name)} -> {S.written(name)}", item.span,
+                     f"`{S.written(name)}` is computed from itself; to use its previous value, keep it in a "
+                     f"register (`reg NAME: T = INIT;` assigned with `<=` in `seq`)")
 
     # ---- seq blocks ------------------------------------------------------------------
     def seq_block(self, item: S.SeqBlock) -> None:
@@ -271,7 +272,7 @@ class Structure:
         for sig in d.signals.values():
             if sig.is_comb and sig.name not in self.drivers and sig.name not in self.misdriven:
                 self.err("A006", f"{sig.describe()} is never driven", sig.span,
-                         f"assign it: `{sig.name} = ...;` at module level or in a `comb` block")
+                         f"assign it: `{S.written(sig.name)} = ...;` at module level or in a `comb` block")
         self.clock_reset()
         self.invariant_inputs()
         for hole, ty in d.holes:
@@ -284,18 +285,21 @@ class Structure:
     def clock_reset(self) -> None:
         d = self.d
         clocks = [p for p in d.module.ports if p.kind == "clock"]
-        resets = [p for p in d.module.ports if p.kind in ("reset", "reset_n")]
+        resets = [p for p in d.module.ports if p.kind in S.RESET_KINDS]
         for extra in clocks[1:]:
-            self.err("A008", f"a module has at most one clock; `{extra.name}` is a second clock", extra.name_span,
+            self.err("A008", f"a module has at most one clock; `{S.written(extra.name)}` is a second clock",
+                     extra.name_span,
                      "sysr designs have one clock domain")
         for extra in resets[1:]:
-            self.err("A008", f"a module has at most one reset; `{extra.name}` is a second reset", extra.name_span,
+            self.err("A008", f"a module has at most one reset; `{S.written(extra.name)}` is a second reset",
+                     extra.name_span,
                      "a second reset-like signal is an input: `NAME: in bool`")
         if clocks:
             d.clock = clocks[0].name
         if resets:
             d.reset = resets[0].name
-            d.reset_active_low = resets[0].kind == "reset_n"
+            d.reset_active_low = resets[0].kind.endswith("_n")
+            d.reset_async = resets[0].kind.startswith("areset")
         state = [s for s in d.signals.values() if s.is_state]
         seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock)]
         if (state or seqs) and not clocks:
@@ -305,12 +309,13 @@ class Structure:
         for s in state:
             if s.kind in ("reg", "out_reg") and s.init is None and getattr(s.decl, "init", None) is None:
                 self.err("A009", f"{s.describe()} has no reset value", s.span,
-                         f"write `reg {s.name}: {s.ty} = 0;` (a register array with no reset value is a memory, "
-                         f"`reg {s.name}: {s.ty}[N];`)")
+                         f"write `reg {S.written(s.name)}: {s.ty} = 0;` (a register array with no reset value is "
+                         f"a memory, `reg {S.written(s.name)}: {s.ty}[N];`)")
         if any(s.kind in ("reg", "out_reg") for s in state) and not resets:
             first = next(s for s in state if s.kind in ("reg", "out_reg"))
             self.err("A008", "this module has registers with reset values but no reset port", first.span,
-                     "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low)")
+                     "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low); for an "
+                     "asynchronous reset `arst: areset` or `arst_n: areset_n`")
 
     def deps_of(self, name: str, drv) -> set[str]:
         """The signals that the value `drv` gives `name` is computed from (reads under `prev` excluded)."""

@@ -2,12 +2,31 @@
 
 Built by `sysr.front.parse` from lark's tree; read by the checker, the encoder and the lowering.
 Nodes are compared by identity where a side table keys on them (`id(node)`).
+
+Names are stored plain: the raw identifier `r#match` is the name `match`. `written(name)` is
+how a diagnostic shows a name so that it can be copied back into the source.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Union
+
+
+# The keywords that the parser also reads where a name may stand (a statement, an expression, a
+# module item), so a name spelled like one must be written as a raw identifier, `r#match`.
+# The others (`in`, `out`, `clock`, `reset`, `reset_n`, `areset`, `areset_n`, `as`, `then`)
+# are keywords only where no name can stand, so they work as plain names.
+# tests/test_raw_names.py checks this set against the parser's tables.
+RAW_KEYWORDS = frozenset("""
+assert comb const else ensures enum exists false fn for forall ghost if invariant let match
+module reg requires seq true wire
+""".split())
+
+
+def written(name: str) -> str:
+    """A name as the source must spell it: `r#match` for the name `match`, else the name."""
+    return "r#" + name if name in RAW_KEYWORDS else name
 
 
 @dataclass(frozen=True)
@@ -82,7 +101,7 @@ class Unary:
 
 @_node
 class Binary:
-    op: str  # + - * << >> & ^ | == != < <= > >= && || ==>
+    op: str  # + - * / % << >> & ^ | == != < <= > >= && || ==>
     left: "Expr"
     right: "Expr"
     span: Span
@@ -258,14 +277,15 @@ Stmt = Union[Assign, NbAssign, Let, If, Match, For]
 
 # ---- items -------------------------------------------------------------------------------
 
-PORT_KINDS = ("in", "out", "out_reg", "clock", "reset", "reset_n")
+RESET_KINDS = ("reset", "reset_n", "areset", "areset_n")  # synchronous, then asynchronous
+PORT_KINDS = ("in", "out", "out_reg", "clock") + RESET_KINDS
 
 
 @_node
 class Port:
     name: str
     kind: str  # one of PORT_KINDS
-    ty: TypeRef | None  # None for clock and resets
+    ty: TypeRef | None  # None for the clock and the resets
     init: Expr | None  # out_reg only
     span: Span
     name_span: Span

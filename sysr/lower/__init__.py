@@ -4,12 +4,16 @@
 design with any error; the proofs are not needed to lower (run `sysr check` for those).
 `lower` turns a design that passed into Verilog text: deterministic, readable, and meaning
 exactly what `sysr.types` defines (see `sysr.lower.expr` for how widths and signedness are
-kept exact).
+kept exact). `lower_text` elaborates the design first, so that one past the size limits of
+`sysr.limits` (which the lowering's own unrolling and inlining would meet too) is refused with
+its L diagnostic, as is one that runs the lowering out of memory.
 """
 
 from __future__ import annotations
 
+from .. import limits
 from ..diagnostics import Diagnostic
+from ..elab import elaborate
 from ..pipeline import analyze
 from .module import lower
 from .names import VERILOG_KEYWORDS
@@ -19,7 +23,17 @@ __all__ = ["lower", "lower_text", "VERILOG_KEYWORDS"]
 
 def lower_text(text: str, filename: str) -> tuple[str | None, list[Diagnostic]]:
     """(Verilog text, diagnostics); the text is None when the design has an error."""
+    return limits.run_deep(_lower_text, text, filename)
+
+
+def _lower_text(text: str, filename: str) -> tuple[str | None, list[Diagnostic]]:
     outcome = analyze(text)
     if not outcome.accepted or outcome.design is None:
         return None, outcome.diagnostics
-    return lower(outcome.design, filename), outcome.diagnostics
+    span = outcome.design.module.name_span
+    _, limit = limits.contained("elaborating the design", span, elaborate, outcome.design)
+    if limit is None:
+        code, limit = limits.contained("lowering the design", span, lower, outcome.design, filename)
+    if limit is not None:
+        return None, outcome.diagnostics + [limit]
+    return code, outcome.diagnostics

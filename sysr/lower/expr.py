@@ -7,9 +7,11 @@ The discipline that makes widths and signedness exact:
   assignment target has the value's width, Verilog's context width is always the sysr width,
   so `+ - * << ~` and unary `-` wrap exactly where sysr wraps.
 - Signedness appears only where the result depends on it, and never leaks: signed comparisons
-  are `$signed(a) < $signed(b)` (a 1-bit result), a signed `>>` is `{$signed(a) >>> n}` (the
-  braces make it self-determined and unsigned again; a whole right-hand side drops them), and
-  sign extension is a replication of the sign bit.
+  are `$signed(a) < $signed(b)` (a 1-bit result), a signed `>>` is `{$signed(a) >>> n}` and a
+  signed `/` or `%` is `{$signed(a) / $signed(b)}` (the braces make it self-determined, so that
+  no unsigned operand around it turns it into an unsigned division, and unsigned again; a
+  whole right-hand side drops them), and sign extension is a replication of the sign bit.
+  Unsigned `/` and `%` need nothing: widening their operands does not change the result.
 - Width changes are explicit: zero extension is `{8'd0, x}`; truncation and slices are part
   selects on a name (`x[3:0]`) or, on any other expression, a call of a small generated
   function (`bits9_7_0(a + b)`), since Verilog selects only from names.
@@ -33,8 +35,8 @@ from .names import Names
 # Verilog operator precedence, tightest first.
 ATOM, UNARY, MUL, ADD, SHIFT, REL, EQ, BAND, BXOR, BOR, LAND, LOR, COND = (
     100, 90, 80, 70, 60, 50, 40, 35, 30, 25, 20, 15, 10)
-PREC = {"*": MUL, "+": ADD, "-": ADD, "<<": SHIFT, ">>": SHIFT, ">>>": SHIFT, "<": REL,
-        "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ, "&": BAND, "^": BXOR, "|": BOR,
+PREC = {"*": MUL, "/": MUL, "%": MUL, "+": ADD, "-": ADD, "<<": SHIFT, ">>": SHIFT, ">>>": SHIFT,
+        "<": REL, "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ, "&": BAND, "^": BXOR, "|": BOR,
         "&&": LAND, "||": LOR}
 _IDENT = re.compile(r"[A-Za-z_\x00][A-Za-z_0-9\x00]*$")
 
@@ -225,6 +227,9 @@ class Exprs:
                 inner = f"$signed({l.text}) >>> {amount}"
                 return V("{" + inner + "}", ATOM, ty.width, value, top=(inner, SHIFT), **flags)
             return V(f"{operand(l, SHIFT)} {op} {amount}", SHIFT, ty.width, value, **flags)
+        if op in ("/", "%") and lt.signed:  # braced: self-determined, so nothing around it
+            inner = f"$signed({l.text}) {op} $signed({r.text})"  # can make it unsigned
+            return V("{" + inner + "}", ATOM, ty.width, value, top=(inner, MUL), **flags)
         if op in ("<", "<=", ">", ">=") and lt.signed:
             text = f"$signed({l.text}) {op} $signed({r.text})"
             return V(text, REL, 1, value, **flags)

@@ -3,10 +3,12 @@
 Layout of the output: a header comment, the module with ANSI ports in source order, then
 localparams (consts and enum variants), declarations, helper functions, and the logic in
 source order: `assign` for module-level assignments and wires, `always @*` for comb blocks,
-and per seq block an `always @(posedge clk)` with the synchronous reset branch first. Memory
-writes go to a separate clocked block with no reset branch (only the reset as a write
-enable, since nothing in a seq block happens in a reset cycle), so that Yosys infers RAM.
-Ghost state and logic, and specifications, are not lowered.
+and per seq block an `always @(posedge clk)` with the synchronous reset branch first (with an
+asynchronous reset, `always @(posedge clk or posedge arst)`, `negedge` for an active-low one,
+holding the registers that have reset values). Memory writes go to a separate clocked block
+with no reset branch (only the reset as a write enable, since nothing in a seq block happens
+in a reset cycle), so that Yosys infers RAM. Ghost state and logic, and specifications, are
+not lowered.
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ class ModuleLowering:
     def port(self, p: S.Port) -> str:
         sig = self.d.signals[p.name]
         width = 1 if sig.ty is None else sig.ty.width
-        if p.kind in ("in", "clock", "reset", "reset_n"):
+        if p.kind in ("in", "clock") + S.RESET_KINDS:
             kind = "input wire"
         elif p.kind == "out_reg" or self.is_reg(sig):
             kind = "output reg"
@@ -186,7 +188,7 @@ class ModuleLowering:
                 blocks += self.seq(item)
         held = [s for s in self.signals if s.init is not None and s.name not in self.d.drivers]
         if held:
-            blocks.append(self.clocked(self.reset_branch(held, [])))
+            blocks.append(self.clocked(self.reset_branch(held, []), self.d.reset_async))
         return [b for b in blocks if b]
 
     def continuous(self, target: str, value) -> list[str]:
@@ -240,6 +242,8 @@ class ModuleLowering:
     def seq(self, item: S.SeqBlock) -> list[list[str]]:
         """A register block (with the reset branch) and a memory block, as needed."""
         driven = self.driven(item)
+        if self.d.reset_async:
+            return self.seq_async(item, driven)
         regs = [s for s in driven if not self.x.is_ram(s)]
         out = []
         if regs:
@@ -254,6 +258,27 @@ class ModuleLowering:
             if self.d.reset is not None:
                 body = [If(self.reset_test(active=False), False, body, [])]
             out.append(self.clocked(body))
+        return out
+
+    def seq_async(self, item: S.SeqBlock, driven: list[Signal]) -> list[list[str]]:
+        """With an asynchronous reset: the registers in `always @(posedge clk or posedge arst)`
+        with the reset branch first, and the memories (never reset; RAMs and flat vectors) in a
+        plain clocked block with the reset as a write enable, so that block RAM is inferred."""
+        reset = [s for s in driven if s.init is not None]
+        kept = [s for s in driven if s.init is None]
+        out = []
+        if reset:
+            names = {s.name for s in reset}
+            body, _ = prune(self.s.block(item.body, Ctx("seq")), lambda a: a.signal in names, self.gen)
+            out.append(self.clocked(self.reset_branch(reset, body), reset_edge=True))
+        if kept:
+            names = {s.name for s in kept}
+            body, _ = prune(self.s.block(item.body, Ctx("seq")), lambda a: a.signal in names, self.gen)
+            hold = [Assign(self.name(s), self.name(s), "<=", "reg", signal=s.name) for s in kept
+                    if s.name in self.partly_written]
+            if hold:
+                body = [Group("memory words never written keep their contents", hold)] + body
+            out.append(self.clocked([If(self.reset_test(active=False), False, body, [])]))
         return out
 
     def reset_test(self, active: bool) -> str:
@@ -273,9 +298,15 @@ class ModuleLowering:
         v = self.x(sig.decl.init, Ctx("assign")).rhs
         return f"{{{sig.size}{{{v}}}}}" if sig.is_array else v
 
-    def clocked(self, stmts: list) -> list[str]:
+    def clocked(self, stmts: list, reset_edge: bool = False) -> list[str]:
+        """An always block on the clock's rising edge (and, with `reset_edge`, on the edge that
+        asserts the asynchronous reset)."""
         clk = self.name(self.d.signals[self.d.clock])
-        return self.named([f"always @(posedge {clk}) begin"] + render(stmts, 1) + ["end"])
+        events = f"posedge {clk}"
+        if reset_edge:
+            edge = "negedge" if self.d.reset_active_low else "posedge"
+            events += f" or {edge} {self.name(self.d.signals[self.d.reset])}"
+        return self.named([f"always @({events}) begin"] + render(stmts, 1) + ["end"])
 
 
 def _merge_assigns(blocks: list[list[str]]) -> list[list[str]]:

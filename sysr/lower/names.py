@@ -11,7 +11,10 @@ from __future__ import annotations
 
 # The reserved words of IEEE 1364-2005 (Verilog-2005), Annex B, and those of SystemVerilog
 # (IEEE 1800-2017, Annex B) that tools reserve even in Verilog-2005 mode (Icarus 11 rejects a
-# signal named `logic` under -g2005). Fixed: documented in docs/reference.md.
+# signal named `logic` under -g2005), and the words Icarus 11 reserves beyond the standards in
+# every mode: `bool`, `wone`, `wreal`. Together: every word that Icarus (-g2005 or -g2012) or
+# Yosys (read_verilog, with or without -sv) refuses as a signal name, which
+# tests/test_lower_keywords.py checks. Fixed: documented in docs/reference.md.
 SYSTEMVERILOG_KEYWORDS = frozenset("""
 accept_on alias always_comb always_ff always_latch assert assume before bind bins binsof bit
 break byte chandle checker class clocking const constraint context continue cover covergroup
@@ -24,6 +27,7 @@ randsequence ref reject_on restrict return s_always s_eventually s_nexttime s_un
 s_until_with sequence shortint shortreal soft solve static string strong struct super
 sync_accept_on sync_reject_on tagged this throughout timeprecision timeunit type typedef union
 unique unique0 until until_with untyped var virtual void wait_order weak wildcard with within
+implements nettype
 """.split())
 VERILOG_KEYWORDS = SYSTEMVERILOG_KEYWORDS | frozenset("""
 always and assign automatic begin buf bufif0 bufif1 case casex casez cell cmos config deassign
@@ -36,6 +40,7 @@ pulldown pullup pulsestyle_ondetect pulsestyle_onevent rcmos real realtime reg r
 rnmos rpmos rtran rtranif0 rtranif1 scalared showcancelled signed small specify specparam
 strong0 strong1 supply0 supply1 table task time tran tranif0 tranif1 tri tri0 tri1 triand
 trior trireg unsigned use uwire vectored wait wand weak0 weak1 while wire wor xnor xor
+bool wone wreal
 """.split())
 
 

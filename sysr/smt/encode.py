@@ -3,7 +3,9 @@
 Every value is a bit-vector (bool is a 1-bit vector); arrays are z3 arrays indexed by the
 narrowest bit-vector that holds their indexes. Each operator mirrors `sysr.types` exactly:
 wrapping arithmetic, signed or unsigned comparisons per type, shifts that saturate at the
-width, out-of-range reads giving 0 and out-of-range writes doing nothing.
+width, division and remainder as SMT-LIB's bvudiv/bvurem and bvsdiv/bvsrem (whose values for a
+zero divisor `sysr.types.op_divide` copies), out-of-range reads giving 0 and out-of-range
+writes doing nothing.
 """
 
 from __future__ import annotations
@@ -159,6 +161,10 @@ class CycleEncoder:
             return a - b
         if op == "*":
             return a * b
+        if op == "/":  # bvsdiv truncates toward zero, as Verilog's signed `/` does
+            return a / b if ty.signed else z3.UDiv(a, b)
+        if op == "%":  # bvsrem takes the dividend's sign, as Verilog's `%` (z3's `a % b` is bvsmod)
+            return z3.SRem(a, b) if ty.signed else z3.URem(a, b)
         if op == "&":
             return a & b
         if op == "|":

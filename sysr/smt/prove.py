@@ -6,7 +6,8 @@
    each trace replayed on the concrete evaluator before it is shown),
 3. runs k-induction with the properties as lemmas, dropping lemmas that fail until the rest
    prove each other (V007 with a counterexample to induction),
-and reports a solver that gives up as V003, never as proven or refuted.
+and reports a solver that gives up as V003, never as proven or refuted: that includes a query
+past the check's time limit and z3 failing (see `sysr.smt.bounded`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..evaluate import ArrayValue, Evaluator
 from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
+from .bounded import BoundedSolver, proofs
 from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
 
 
@@ -37,9 +39,7 @@ class VerifierBug(Exception):
 def make_solver(timeout_s: float) -> z3.Solver:
     """The one place solvers are made: a fresh context, fixed seeds and a per-query timeout, so
     that verdicts and traces do not depend on what ran before in the same process."""
-    ctx = z3.Context()
-    s = z3.SolverFor(SOLVER_LOGIC, ctx=ctx) if SOLVER_LOGIC else z3.Solver(ctx=ctx)
-    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s = BoundedSolver(z3.Context(), SOLVER_LOGIC, timeout_s)
     s.set("random_seed", 0)
     return s
 
@@ -113,6 +113,10 @@ class Prover:
         for p in [v.prop for v in self.verdicts] + self.sys.requires:
             if p.kind == "index":
                 p.text = f"{p.what} `{self.snippet(p.span)}` (valid: 0 to {p.limit - 1})"
+            elif p.kind == "divisor":
+                p.text = f"divisor `{self.snippet(p.span)}` of `{self.snippet(p.text_span)}`"
+            elif p.kind == "lemma":
+                p.text = "the identities of `/` and `%`"
             elif not p.text:
                 p.text = self.snippet(p.text_span or p.span)
 
@@ -178,7 +182,7 @@ class Prover:
                 elif src == "comb":
                     v = cyc.values.get(name)
                 else:
-                    v = cyc.state[name]
+                    v = cyc.shown[name]
                 row.append(self.fmt(v, ty))
                 rrow.append(v if isinstance(v, int) else None)
             rows.append(tuple(row))
@@ -273,6 +277,9 @@ class Prover:
                 self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
                                                 f"requirements can hold in cycle {t} ({s.reason_unknown()})",
                                         self.d.module.name_span, "raise --timeout, or simplify the requirements"))
+                for v in self.verdicts:  # nothing is decided without the requirements
+                    if v.status == "proven":
+                        v.status = "unknown"
                 return False
             if self.facts:
                 lit = z3.Bool(f"facts#{t}", s.ctx)
@@ -327,7 +334,8 @@ class Prover:
     def vacuous(self, core, lits, t: int) -> None:
         names = {str(l): j for j, l in enumerate(lits)}
         clauses = sorted({names[str(c)] for c in core if str(c) in names})
-        reqs = [self.sys.requires[j] for j in clauses] or self.sys.requires[:1]
+        reqs = [self.sys.requires[j] for j in clauses if self.sys.requires[j].kind != "lemma"]
+        reqs = reqs or [r for r in self.sys.requires if r.kind != "lemma"][:1]
         when = "in the reset state" if t == 0 else f"in cycle {t}, on any path from reset"
         first, rest = reqs[0], reqs[1:]
         msg = (f"the requirements cannot all hold {when}: "
@@ -350,6 +358,8 @@ class Prover:
     def describe(self, p: E.Prop) -> str:
         if p.kind == "index":
             return f"the {p.text}"
+        if p.kind == "divisor":
+            return f"that the {p.text} is not zero"
         return f"`{p.kind} {p.text}`"
 
     def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
@@ -361,12 +371,18 @@ class Prover:
         v.status = "refuted"
         v.trace = self.make_trace(f"trace from reset (cycle 0 is the reset state; `>` marks cycle {t}, "
                                   "where the property fails):", cycles, t)
-        if v.prop.kind == "index":
-            msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
-        else:
-            msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
         notes = ["inputs in each row are chosen by the checker within the `requires`; registers show "
                  "their value during the cycle"]
+        if v.prop.kind == "index":
+            msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
+        elif v.prop.kind == "divisor":
+            msg = f"the {v.prop.text} may be zero: see cycle {t} of this trace from reset"
+            d = self.snippet(v.prop.span)
+            d = d if d.isidentifier() else f"({d})"
+            notes.append(f"Verilog's `{v.prop.what}` gives x for a zero divisor: guard the division, "
+                         f"`if {d} != 0 then ... else ...`, or state with a `requires` why it cannot be zero")
+        else:
+            msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
         if same_as is not None:
             notes = [f"the trace is the one shown for {self.describe(same_as.prop)} "
                      f"(line {same_as.prop.span.line})"]
@@ -463,4 +479,5 @@ class Prover:
 
 
 def verify(design: Design, options, source: str = "") -> tuple[list[Diagnostic], list[dict]]:
-    return Prover(design, options, source).run()
+    with proofs(getattr(options, "deadline", None), getattr(options, "time_limit", 0.0)):
+        return Prover(design, options, source).run()

@@ -36,11 +36,12 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
     def run(self) -> Design | None:
         modules = [i for i in self.tree.items if isinstance(i, S.Module)]
         if not modules:
-            self.err("P005", "the file has no module; a design is one `module NAME(ports) { ... }`",
+            what = "has no module" if self.tree.items else "is empty (no code outside comments)"
+            self.err("P005", f"the file {what}; a design is one `module NAME(ports) {{ ... }}`",
                      S.Span(1, 1, 1, 2))
             return None
         for extra in modules[1:]:
-            self.err("P005", f"a file holds exactly one module; `{extra.name}` is a second one",
+            self.err("P005", f"a file holds exactly one module; `{S.written(extra.name)}` is a second one",
                      extra.name_span, related=[Related(modules[0].name_span, "the first module")])
         for item in self.tree.items:
             if isinstance(item, S.EnumDecl):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field, replace
 
+from ... import limits
 from ...diagnostics import Diagnostic, error
 from ...model import EnumInfo, FnInfo, Local, Signal
 from ...types import Ty
@@ -22,7 +23,7 @@ from .. import syntax as S
 SPEC_WHERE = ("requires", "ensures", "invariant", "assert")
 DESIGN_WHERE = ("logic", "seq")
 GHOST_WHERE = ("ghost_logic", "ghost_seq")
-ARITH = ("+", "-", "*", "&", "|", "^")
+ARITH = ("+", "-", "*", "/", "%", "&", "|", "^")
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 LOGICAL = ("&&", "||", "==>")
 
@@ -42,7 +43,7 @@ class Ctx:
 
 def suggest(name: str, names) -> str:
     close = difflib.get_close_matches(name, list(names), n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    return f"; did you mean `{S.written(close[0])}`?" if close else ""
 
 
 def _lines_phrase(lines: list[int]) -> str:
@@ -115,8 +116,19 @@ class CheckerBase:
         self.quant_fns: set[str] = set()  # fns that use a quantifier, directly or through calls
         self.first_report: dict[tuple, int] = {}  # key -> index into diags
         self.repeats: dict[tuple, list[tuple[S.Span, str]]] = {}  # key -> (site, what) reported
+        self.suggest_work = 0  # names compared for "did you mean" suggestions
+        self.suggested: dict[tuple, str] = {}
 
     # ---- reporting -------------------------------------------------------------------
+    def suggest(self, name: str, names) -> str:
+        """`suggest`, until the check has compared `limits.MAX_SUGGEST_WORK` names in all (a
+        file with thousands of unknown names would otherwise take minutes)."""
+        key = (name, tuple(names))
+        if key not in self.suggested:  # a name misspelt the same way many times is looked up once
+            self.suggest_work += len(key[1])
+            self.suggested[key] = suggest(name, key[1]) if self.suggest_work <= limits.MAX_SUGGEST_WORK else ""
+        return self.suggested[key]
+
     def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
         self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
 

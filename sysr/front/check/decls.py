@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
+from ... import limits
 from ...diagnostics import Related
 from ...model import EnumInfo, FnInfo, Local, Signal
 from ...types import BOOL, BUILTINS, MAX_WIDTH, Ty, bits_for, parse_int_type, sint, uint
 from .. import syntax as S
-from .context import CheckerBase, Ctx, has_hole, subnodes, suggest
+from .context import CheckerBase, Ctx, has_hole, subnodes
 
 
 class Declarations(CheckerBase):
@@ -32,17 +33,17 @@ class Declarations(CheckerBase):
         if t.name in self.enums:
             return self.enums[t.name].ty
         notes = ["types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums"]
-        if t.name in ("clock", "reset", "reset_n"):
+        if t.name in ("clock",) + S.RESET_KINDS:
             notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
         other = _foreign_type(t.name)
-        hint = f"; did you mean `{other}`?" if other else suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
-        self.err_once(("enum", t.name), "N003", f"unknown type `{t.name}`" + hint, t.span, *notes)
+        hint = f"; did you mean `{other}`?" if other else self.suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
+        self.err_once(("enum", t.name), "N003", f"unknown type `{S.written(t.name)}`" + hint, t.span, *notes)
         return None
 
     # ---- globals ---------------------------------------------------------------------
     def declare_global(self, name: str, span: S.Span) -> bool:
         if name in self.global_spans:
-            self.err("N002", f"`{name}` is defined twice", span,
+            self.err("N002", f"`{S.written(name)}` is defined twice", span,
                      related=[Related(self.global_spans[name], "first defined here")])
             self.broken.add(name)  # its uses are ambiguous: not checked
             return False
@@ -53,7 +54,7 @@ class Declarations(CheckerBase):
         if not self.declare_global(e.name, e.name_span):
             return
         if not e.variants:
-            self.err("T011", f"enum `{e.name}` has no variants", e.name_span)
+            self.err("T011", f"enum `{S.written(e.name)}` has no variants", e.name_span)
             return
         values: dict[str, int] = {}
         seen: dict[int, S.Variant] = {}
@@ -61,7 +62,7 @@ class Declarations(CheckerBase):
         explicit = []
         for v in e.variants:
             if v.name in values:
-                self.err("N002", f"variant `{v.name}` is defined twice in `{e.name}`", v.span)
+                self.err("N002", f"variant `{S.written(v.name)}` is defined twice in `{S.written(e.name)}`", v.span)
                 continue
             value = next_value
             if v.value is not None:
@@ -69,7 +70,8 @@ class Declarations(CheckerBase):
                 value = got if got is not None else next_value
                 explicit.append(value)
             if value in seen:
-                self.err("N002", f"variants `{seen[value].name}` and `{v.name}` of `{e.name}` share the encoding {value}",
+                self.err("N002", f"variants `{S.written(seen[value].name)}` and `{S.written(v.name)}` of "
+                                 f"`{S.written(e.name)}` share the encoding {value}",
                          v.span)
             seen[value] = v
             values[v.name] = value
@@ -81,7 +83,7 @@ class Declarations(CheckerBase):
                 if rt.kind != "uint":
                     self.err("T008", f"an enum's encoding type must be unsigned, not `{rt}`", e.repr.span)
                 elif rt.width < width:
-                    self.err("T002", f"the encodings of `{e.name}` need {width} bits; `{rt}` has {rt.width}",
+                    self.err("T002", f"the encodings of `{S.written(e.name)}` need {width} bits; `{rt}` has {rt.width}",
                              e.repr.span)
                 else:
                     width = rt.width
@@ -99,7 +101,7 @@ class Declarations(CheckerBase):
             self.broken.add(c.name)
             if has_hole(c.value):
                 return
-            self.err("T010", f"the value of const `{c.name}` is not a constant expression", c.value.span,
+            self.err("T010", f"the value of const `{S.written(c.name)}` is not a constant expression", c.value.span,
                      "a const may use literals, other consts, enum variants and operators")
             return
         self.consts[c.name] = (ty, value)
@@ -108,13 +110,13 @@ class Declarations(CheckerBase):
         if not self.declare_global(f.name, f.name_span):
             return
         if f.name in BUILTINS or f.name == "prev":
-            self.err("N002", f"`{f.name}` is a builtin and cannot be redefined", f.name_span)
+            self.err("N002", f"`{S.written(f.name)}` is a builtin and cannot be redefined", f.name_span)
             return
         params = []
         seen: set[str] = set()
         for p in f.params:
             if p.name in seen:
-                self.err("N002", f"parameter `{p.name}` is declared twice", p.span)
+                self.err("N002", f"parameter `{S.written(p.name)}` is declared twice", p.span)
             seen.add(p.name)
             pt = self.resolve_type(p.ty)
             params.append((p.name, pt))
@@ -128,19 +130,25 @@ class Declarations(CheckerBase):
         """Reject recursion (fns are inlined) and find the fns that use quantifiers."""
         calls = {name: {c.func for part in _fn_parts(info.decl) for c in subnodes(part, S.Call) if c.func in self.fns}
                  for name, info in self.fns.items()}
+        recursive: set[str] = set()
+        for comp in _components(calls):  # callees first: a fn uses a quantifier if it or a callee does
+            members = set(comp)
+            if len(comp) > 1 or comp[0] in calls[comp[0]]:
+                recursive |= members
+            if any(any(True for _ in subnodes(part, S.Quant)) for f in comp for part in _fn_parts(self.fns[f].decl)) \
+                    or any(c in self.quant_fns for f in comp for c in calls[f] - members):
+                self.quant_fns |= members
         on_reported_cycle: set[str] = set()
+        searched = 0
         for name, info in self.fns.items():
-            reach = _reachable(name, calls)
-            if name in reach and name not in on_reported_cycle:
-                cycle = _call_cycle(name, calls)
+            if name in recursive and name not in on_reported_cycle:
+                searched += 1  # (each search may cover the whole call graph: a few are enough)
+                cycle = _call_cycle(name, calls) if searched <= limits.MAX_DIAGNOSTICS else [name, "..."]
                 on_reported_cycle.update(cycle)
                 path = " -> ".join(cycle + [name])
-                self.err("A010", f"`{name}` is recursive ({path}); fns are inlined, so they cannot call "
+                self.err("A010", f"`{S.written(name)}` is recursive ({path}); fns are inlined, so they cannot call "
                                  "themselves", info.decl.name_span,
                          "write the repetition as a `for` loop in a `comb` block, or unroll it by hand")
-            if any(any(True for _ in subnodes(part, S.Quant)) for f in reach | {name}
-                   for part in _fn_parts(self.fns[f].decl)):
-                self.quant_fns.add(name)
 
     def fn_body(self, f: S.FnDecl) -> None:
         info = self.fns[f.name]
@@ -166,13 +174,13 @@ class Declarations(CheckerBase):
                 return
             notes = ()
             if first.kind == "out" and sig.kind == "reg":
-                notes = (f"for a registered output declare the port `{sig.name}: out reg {first.ty} = INIT` "
+                notes = (f"for a registered output declare the port `{S.written(sig.name)}: out reg {first.ty} = INIT` "
                          "and drop the `reg` declaration",)
-            self.err("N002", f"`{sig.name}` is declared twice", sig.span, *notes,
+            self.err("N002", f"`{S.written(sig.name)}` is declared twice", sig.span, *notes,
                      related=[Related(first.span, "first declared here")])
             return
         if sig.name in self.global_spans:
-            self.err("N002", f"`{sig.name}` is already the name of {self.global_kind(sig.name)}; "
+            self.err("N002", f"`{S.written(sig.name)}` is already the name of {self.global_kind(sig.name)}; "
                              "a signal needs a name of its own", sig.span,
                      related=[Related(self.global_spans[sig.name], "defined here")])
             self.broken_signals.add(sig.name)
@@ -185,7 +193,7 @@ class Declarations(CheckerBase):
             if isinstance(item, S.ConstDecl):
                 self.const_decl(item, Ctx("const"))
         for p in m.ports:
-            ty = BOOL if p.kind in ("reset", "reset_n") else None
+            ty = BOOL if p.kind in S.RESET_KINDS else None
             if p.ty is not None:
                 ty = self.resolve_type(p.ty)
             self.add_signal(Signal(p.name, p.kind, ty, p.name_span, p))
@@ -221,21 +229,51 @@ class Declarations(CheckerBase):
             return
         value = self.const_eval(init)
         if value is None and not has_hole(init):
-            self.err("T010", f"the reset value of `{sig.name}` must be a constant", init.span,
+            self.err("T010", f"the reset value of `{S.written(sig.name)}` must be a constant", init.span,
                      "write a literal, a const or an enum variant")
         sig.init = value
 
 
-def _reachable(start: str, calls: dict[str, set[str]]) -> set[str]:
-    """The fns that `start` calls, directly or through others (itself only if on a cycle)."""
-    seen: set[str] = set()
-    todo = list(calls.get(start, ()))
-    while todo:
-        n = todo.pop()
-        if n not in seen:
-            seen.add(n)
-            todo += calls.get(n, ())
-    return seen
+def _components(calls: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of the call graph, each listed after every component
+    it calls into (Tarjan's algorithm, without recursion: call chains can be long)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for root in calls:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(sorted(calls[root])))]
+        while work:
+            v, todo = work[-1]
+            for w in todo:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(calls[w]))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    out.append(comp)
+    return out
 
 
 def _call_cycle(start: str, calls: dict[str, set[str]]) -> list[str]:

@@ -34,7 +34,7 @@ class Expressions(CheckerBase):
             return None
         if ty.kind == "enum":
             self.err("T001", f"expected `{ty}`, found the integer `{lit.text}`", lit.span,
-                     f"write a variant, `{ty.enum}::NAME`")
+                     f"write a variant, `{S.written(ty.enum)}::NAME`")
             return None
         value = -lit.value if negated else lit.value
         if not fits(value, ty, lit.text.startswith(("0x", "0b"))):
@@ -64,7 +64,7 @@ class Expressions(CheckerBase):
         if got.kind == "enum" and expected.is_int:
             return (f"`as {expected}` gives the encoding of a `{got}`",)
         if expected.kind == "enum":
-            return (f"write a variant, `{expected.enum}::NAME`",)
+            return (f"write a variant, `{S.written(expected.enum)}::NAME`",)
         return ()
 
     def expr(self, e, ctx: Ctx, expected: Ty | None, cond: bool = False, quiet_literal: bool = False) -> Ty | None:
@@ -133,8 +133,8 @@ class Expressions(CheckerBase):
         local = ctx.scope.get(e.name) if isinstance(e, S.Name) else None
         if local is None or local.kind != "for" or local.ty is None:
             return
-        note = (f"the loop variable `{e.name}` has type `{local.ty}`, just wide enough for its range; "
-                f"cast it for arithmetic, e.g. `({e.name} as u8)`")
+        note = (f"the loop variable `{S.written(e.name)}` has type `{local.ty}`, just wide enough for its range; "
+                f"cast it for arithmetic, e.g. `({S.written(e.name)} as u8)`")
         for i in range(since, len(self.diags)):
             if self.diags[i].code == "T002":
                 self.diags[i] = replace(self.diags[i], notes=self.diags[i].notes + (note,))
@@ -182,6 +182,10 @@ class Expressions(CheckerBase):
         if t.kind == "enum":
             self.err("T008", f"`{op}` is not defined for the enum `{t}`", e.span, "use `as` to get its encoding")
             return None
+        if op in ("/", "%") and self.const_eval(e.right) == 0:
+            self.err("T020", f"the divisor of `{op}` is the constant 0", e.right.span,
+                     "Verilog gives x for a zero divisor: divide by a non-zero constant, or by a signal "
+                     "that may be zero under a guard, `if b != 0 then a / b else 0`")
         return t
 
     def logical(self, e: S.Binary, ctx: Ctx) -> Ty | None:

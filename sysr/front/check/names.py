@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...diagnostics import Related
 from ...types import BOOL, BUILTINS, Ty, popcount_width, uint
 from .. import syntax as S
-from .context import CheckerBase, Ctx, short_name, suggest
+from .context import DESIGN_WHERE, CheckerBase, Ctx, short_name
 
 
 class Names(CheckerBase):
@@ -22,12 +22,13 @@ class Names(CheckerBase):
     def path(self, e: S.Path) -> Ty | None:
         info = self.enums.get(e.enum)
         if info is None:
-            self.err_once(("enum", e.enum), "N004", f"unknown enum `{e.enum}`" + suggest(e.enum, self.enums),
+            self.err_once(("enum", e.enum), "N004", f"unknown enum `{S.written(e.enum)}`" + self.suggest(e.enum, self.enums),
                           e.span)
             return None
         if e.variant not in info.variants:
             self.err_once(("variant", e.enum, e.variant), "N004",
-                          f"`{e.enum}` has no variant `{e.variant}`" + suggest(e.variant, info.variants), e.span,
+                          f"`{S.written(e.enum)}` has no variant `{S.written(e.variant)}`"
+                          + self.suggest(e.variant, info.variants), e.span,
                           f"its variants: {', '.join(info.variants)}")
             return None
         self.types[id(e)] = info.ty
@@ -45,23 +46,32 @@ class Names(CheckerBase):
             return self.consts[e.name][0]
         sig = self.signals.get(e.name)
         if sig is not None and ctx.where == "fn":
-            self.err("N001", f"`{e.name}` is a signal; a fn sees only its parameters and consts", e.span,
+            self.err("N001", f"`{S.written(e.name)}` is a signal; a fn sees only its parameters and consts", e.span,
                      "pass it as an argument")
             return None
         if sig is not None and ctx.where in ("const", "init"):
-            self.err("T010", f"`{e.name}` is a signal; a constant is needed here", e.span)
+            self.err("T010", f"`{S.written(e.name)}` is a signal; a constant is needed here", e.span)
             return None
         if sig is None:
             self.unknown_name(e, ctx)
             return None
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
+        if sig.kind in ("areset", "areset_n") and ctx.where in DESIGN_WHERE:
+            self.err_once(("areset", sig.name), "A020",
+                          f"design logic reads the asynchronous reset `{S.written(sig.name)}`; while it is "
+                          "active every register already reads as its reset value", e.span,
+                          "to act on the reset, test what the registers hold (e.g. `state == S::Idle`); "
+                          "for a reset that logic may read, declare a synchronous one (`rst: reset`); "
+                          "specifications and ghost logic may read it")
+            return sig.ty
         if sig.kind == "clock":
             self.err_once(("clock", sig.name), "A008",
-                          f"the clock `{sig.name}` cannot be read; it only times the `seq` blocks", e.span)
+                          f"the clock `{S.written(sig.name)}` cannot be read; it only times the `seq` blocks", e.span)
             return None
         if sig.is_array:
-            self.err("T012", f"{sig.describe()} cannot be read whole; read one element, `{sig.name}[i]`", e.span)
+            self.err("T012", f"{sig.describe()} cannot be read whole; read one element, "
+                             f"`{S.written(sig.name)}[i]`", e.span)
             return None
         return sig.ty
 
@@ -71,10 +81,11 @@ class Names(CheckerBase):
             pool += list(self.signals)
         hint = ()
         if e.name in self.enums:
-            hint = (f"an enum is used through its variants: `{e.name}::VARIANT`",)
+            hint = (f"an enum is used through its variants: `{S.written(e.name)}::VARIANT`",)
         elif e.name in self.fns or e.name in BUILTINS or e.name == "prev":
-            hint = (f"`{e.name}` is a function; call it: `{e.name}(...)`",)
-        self.err_once(("name", e.name), "N001", f"unknown name `{e.name}`" + suggest(e.name, pool), e.span, *hint)
+            hint = (f"`{S.written(e.name)}` is a function; call it: `{S.written(e.name)}(...)`",)
+        self.err_once(("name", e.name), "N001", f"unknown name `{S.written(e.name)}`" + self.suggest(e.name, pool),
+                      e.span, *hint)
 
     def unknown_target(self, name: str, span: S.Span, ctx: Ctx) -> None:
         """An assignment to something that is not a signal: a local, a const, another global, or nothing."""
@@ -84,14 +95,15 @@ class Names(CheckerBase):
         if local is not None:
             what = {"let": "a `let` binding", "for": "a loop variable", "quant": "a quantified variable",
                     "param": "a parameter"}[local.kind]
-            self.err("A004", f"`{name}` is {what} and cannot be assigned", span,
+            self.err("A004", f"`{S.written(name)}` is {what} and cannot be assigned", span,
                      "bind a new name with another `let`, or declare a wire: `wire NAME: TYPE;`")
         elif name in self.global_spans:
-            self.err("A004", f"`{name}` is {self.global_kind(name)} and cannot be assigned", span,
+            self.err("A004", f"`{S.written(name)}` is {self.global_kind(name)} and cannot be assigned", span,
                      "only wires and outputs take `=`, and registers `<=`",
                      related=[Related(self.global_spans[name], "defined here")])
         else:
-            self.err_once(("name", name), "N001", f"unknown name `{name}`" + suggest(name, self.signals), span,
+            self.err_once(("name", name), "N001", f"unknown name `{S.written(name)}`" + self.suggest(name, self.signals),
+                          span,
                           "declare it first: an output port, `wire NAME: TYPE;` or `reg NAME: TYPE = INIT;`")
 
     def e_Call(self, e: S.Call, ctx: Ctx, expected):
@@ -103,7 +115,7 @@ class Names(CheckerBase):
 
     def call_builtin(self, e: S.Call, ctx: Ctx):
         if len(e.args) != 1:
-            self.err("T009", f"`{e.func}` takes one argument, got {len(e.args)}", e.span)
+            self.err("T009", f"`{S.written(e.func)}` takes one argument, got {len(e.args)}", e.span)
             return None
         a = e.args[0]
         if isinstance(a, S.IntLit) and a.suffix is None:
@@ -113,7 +125,8 @@ class Names(CheckerBase):
         if t is None:
             return None
         if not t.is_int:
-            self.err("T008", f"`{e.func}` needs an integer, found `{t}`", a.span, f"`{short_name(a)} as uN` gives "
+            self.err("T008", f"`{S.written(e.func)}` needs an integer, found `{t}`", a.span,
+                     f"`{short_name(a)} as uN` gives "
                      "an enum's encoding")
             return None
         return uint(popcount_width(t.width)) if e.func == "popcount" else BOOL
@@ -127,13 +140,14 @@ class Names(CheckerBase):
                 self.expr(a, ctx, None, quiet_literal=True)
             return None
         if len(e.args) != len(info.params):
-            sig = ", ".join(f"{n}: {t}" for n, t in info.params)
-            self.err("T009", f"`{e.func}` takes {len(info.params)} argument(s), got {len(e.args)}", e.span,
-                     f"it is declared `fn {e.func}({sig}) -> {info.ret}`")
+            sig = ", ".join(f"{S.written(n)}: {t}" for n, t in info.params)
+            self.err("T009", f"`{S.written(e.func)}` takes {len(info.params)} argument(s), got {len(e.args)}", e.span,
+                     f"it is declared `fn {S.written(e.func)}({sig}) -> {info.ret}`")
         for a, (pname, pt) in zip(e.args, info.params):
             at = self.operand(a, ctx, pt)
             if at is not None and pt is not None and at != pt:
-                self.err("T001", f"argument `{pname}` of `{e.func}` has type `{pt}`, found `{at}`", a.span,
+                self.err("T001", f"argument `{S.written(pname)}` of `{S.written(e.func)}` has type `{pt}`, "
+                                 f"found `{at}`", a.span,
                          *self.conversion_note(at, pt))
         self.quant_fn_call(e, ctx)
         return info.ret
@@ -142,9 +156,9 @@ class Names(CheckerBase):
         pool = list(self.fns) + list(BUILTINS) + ["prev"]
         hint = ()
         if e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
-            hint = (f"`{e.func}` is a value, not a function; to index it write `{e.func}[i]`",)
-        elif not suggest(e.func, pool):
+            hint = (f"`{S.written(e.func)}` is a value, not a function; to index it write `{S.written(e.func)}[i]`",)
+        elif not self.suggest(e.func, pool):
             hint = ("the builtins are " + ", ".join(f"`{b}`" for b in BUILTINS) + " and `prev`; "
                     "declare others with `fn`",)
-        self.err_once(("fn", e.func), "N005", f"unknown function `{e.func}`" + suggest(e.func, pool),
+        self.err_once(("fn", e.func), "N005", f"unknown function `{S.written(e.func)}`" + self.suggest(e.func, pool),
                       e.name_span, *hint)

@@ -59,7 +59,8 @@ class Patterns(CheckerBase):
     @staticmethod
     def pattern_hint(sty: Ty) -> tuple[str, ...]:
         if sty.kind == "enum":
-            return (f"write variants of `{sty.enum}`, e.g. `{sty.enum}::NAME`, or match on another value",)
+            enum = S.written(sty.enum)
+            return (f"write variants of `{enum}`, e.g. `{enum}::NAME`, or match on another value",)
         if sty.is_bool:
             return ("write `true` and `false`, or match on another value",)
         return (f"write integer literals that fit `{sty}`, or match on another value",)
@@ -93,7 +94,8 @@ class Patterns(CheckerBase):
             info = self.enums[sty.enum]
             missing = [n for n, v in info.variants.items() if v not in covered]
             if missing:
-                self.err("T007", f"match is not exhaustive: missing {', '.join(f'{sty.enum}::{n}' for n in missing)}",
+                shown = ", ".join(f"{S.written(sty.enum)}::{S.written(n)}" for n in missing)
+                self.err("T007", f"match is not exhaustive: missing {shown}",
                          span, "add the missing arms, or a `_ => ...` arm")
             return
         if sty.width <= 16 and len(covered) == 1 << sty.width:

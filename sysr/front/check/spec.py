@@ -34,7 +34,7 @@ class SpecRules(CheckerBase):
         if not sigs or any(sig.ghost == item.ghost for sig in sigs):
             return item.ghost
         kw = "comb" if isinstance(item, S.CombBlock) else "seq"
-        names = ", ".join(dict.fromkeys(f"`{sig.name}`" for sig in sigs))
+        names = ", ".join(dict.fromkeys(f"`{S.written(sig.name)}`" for sig in sigs))
         at = S.Span(item.span.line, item.span.column, item.span.line,
                     item.span.column + len(kw) + (6 if item.ghost else 0))
         if item.ghost:
@@ -108,5 +108,6 @@ class SpecRules(CheckerBase):
     def quant_fn_call(self, e: S.Call, ctx: Ctx) -> None:
         """S006 for a call of a fn that uses a quantifier: only properties (and fns) may make it."""
         if ctx.where not in SPEC_WHERE and ctx.where != "fn" and e.func in self.quant_fns:
-            self.err("S006", f"`{e.func}` uses a quantifier, so it may be called only from properties", e.span,
+            self.err("S006", f"`{S.written(e.func)}` uses a quantifier, so it may be called only from properties",
+                     e.span,
                      "in logic, compute the value with a `for` loop in a `comb` block")

@@ -48,7 +48,7 @@ class Statements(CheckerBase):
     def target_kind_error(self, op: str, sig: Signal, span: S.Span, where: str) -> None:
         if op == "=":
             if sig.is_state:
-                hint = f"registers take `<=` inside a `seq` block: `{sig.name} <= ...;`"
+                hint = f"registers take `<=` inside a `seq` block: `{S.written(sig.name)} <= ...;`"
             elif sig.is_input:
                 hint = "inputs are driven from outside the module"
             else:
@@ -57,11 +57,12 @@ class Statements(CheckerBase):
                           f"`=` assigns to {sig.describe()}, which is not a wire or output", span, hint)
         else:
             if sig.kind == "out":
-                hint = (f"to assign it in `seq`, make it a registered output: `{sig.name}: out reg {sig.ty} = 0`; "
-                        f"or drive it with `{sig.name} = ...;` in a `comb` block")
+                hint = (f"to assign it in `seq`, make it a registered output: "
+                        f"`{S.written(sig.name)}: out reg {sig.ty} = 0`; "
+                        f"or drive it with `{S.written(sig.name)} = ...;` in a `comb` block")
             elif sig.kind == "wire":
                 hint = (f"wires take `=` in a `comb` block or at module level; for state declare "
-                        f"`reg {sig.name}: {sig.ty} = 0;`")
+                        f"`reg {S.written(sig.name)}: {sig.ty} = 0;`")
             elif sig.is_input:
                 hint = "inputs are driven from outside the module"
             else:
@@ -82,11 +83,12 @@ class Statements(CheckerBase):
             ty = self.expr(let.value, ctx, None)  # a hole here is reported with an unknown type
         else:
             ty = None
-            self.err("T003", f"the type of `{let.name}` is not known: its value has no type of its own",
-                     let.name_span, f"write the type, e.g. `let {let.name}: u8 = ...;`, or give a literal a suffix "
+            self.err("T003", f"the type of `{S.written(let.name)}` is not known: its value has no type of its own",
+                     let.name_span, f"write the type, e.g. `let {S.written(let.name)}: u8 = ...;`, or give a "
+                                    "literal a suffix "
                                     "such as `1u8`")
         if let.name in ctx.scope or let.name in self.signals or let.name in self.consts:
-            self.err("N002", f"`{let.name}` is already defined; a `let` needs a new name", let.name_span)
+            self.err("N002", f"`{S.written(let.name)}` is already defined; a `let` needs a new name", let.name_span)
         # an unknown type (None) silences the uses; the error was reported
         local = Local(let.name, ty, "let", let.name_span)  # type: ignore[arg-type]
         self.refs[id(let)] = local
@@ -124,7 +126,8 @@ class Statements(CheckerBase):
         local = Local(st.var, ty, "for", st.var_span)  # type: ignore[arg-type]
         self.refs[id(st)] = local
         if st.var in ctx.scope or st.var in self.signals:
-            self.err("N002", f"`{st.var}` is already defined; the loop variable needs a new name", st.var_span)
+            self.err("N002", f"`{S.written(st.var)}` is already defined; the loop variable needs a new name",
+                     st.var_span)
         self.block(st.body, ctx.bind(local))
 
     def assignment(self, st, ctx: Ctx) -> None:
@@ -166,11 +169,11 @@ class Statements(CheckerBase):
         if lv.hi is not None:
             if sig.is_array:
                 self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element, "
-                                 f"`{sig.name}[i] <= ...;`", lv.span)
+                                 f"`{S.written(sig.name)}[i] <= ...;`", lv.span)
                 return None
             return self.slice_bounds(lv.hi, lv.lo, sig.ty, ctx, lv.span)
         if sig.is_array:
             self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element, "
-                             f"`{sig.name}[i] <= ...;`", lv.span)
+                             f"`{S.written(sig.name)}[i] <= ...;`", lv.span)
             return None
         return sig.ty

@@ -1,0 +1,196 @@
+"""`SysrComponent`: an elaborated sysr design as an Amaranth `wiring.Component`.
+
+The component is built from the transition system of `sysr.elab` (the IR the prover and the
+evaluator interpret): comb signals become `m.d.comb` assignments, registers `m.d.<domain>`
+assignments, register arrays lists of signals, memories `amaranth.lib.memory.Memory`.
+Ghost state, `prev` history and properties are left out: they are about the design, not part
+of it (the checker has made sure that no design logic reads them).
+
+Clock and reset. The design's clock is the component's clock domain (`domain`, "sync" by
+default). With `reset="domain"` (the default) the design's reset port is that domain's reset
+too: it is not in the signature, registers are reset by the domain (to their sysr reset
+values; memories are not), and logic that reads the reset, and the hold on memory writes
+while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` reads its
+complement: Amaranth resets are active high). The proofs assume a synchronous reset, so the
+domain should have one (`async_reset=False`); `ResetInserter` resets the registers but not
+what reads `ResetSignal`. With `reset="port"` the reset stays an input port with its sysr
+name and polarity, registers are `reset_less` and reset by the logic exactly as `sysr lower`
+writes it, so the domain's own reset does not touch the component. A design without a clock
+uses no domain; its reset, if it has one, is an ordinary input port.
+
+Names. Ports keep their sysr names and order; a name Amaranth cannot take as a signature
+member (a Python keyword, a leading underscore, or an attribute of the component such as
+`signature`, `registers`, `elaborate`) gets a trailing `_` (`class` -> `class_`) or, for a
+leading underscore, a `p` in front (`_x` -> `p_x`); `port_names` maps sysr names to members.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import types
+
+from amaranth.hdl import Module, ResetSignal, Signal, unsigned
+from amaranth.lib import enum as am_enum
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .. import elab as E
+from ..model import Design
+from .arrays import MemoryArray, RegisterArray
+from .exprs import ValueBuilder
+from .ops import Unsupported, shape_of
+
+RESET_MODES = ("domain", "port")
+STATE_KINDS = ("reg", "out_reg", "mem")  # the non-ghost state kinds this back end builds
+
+
+class SysrComponent(wiring.Component):
+    """A sysr design as Amaranth logic; see the module docstring for clock, reset and names.
+
+    Attributes besides the ports: `port_names` (sysr port name -> signature member),
+    `registers` (register name -> `Signal`, or a list of signals for a register array),
+    `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires` (wire name ->
+    `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its encodings), `domain`,
+    `reset_mode`, `design` (the checked sysr design it was built from).
+    """
+
+    def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync") -> None:
+        if reset not in RESET_MODES:
+            raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
+        system = E.elaborate(design)
+        self.design = design
+        self.module_name = design.module.name
+        self.domain = domain
+        self.reset_mode = reset if design.clock is not None else "port"
+        self._reset_port = design.reset if (self.reset_mode == "port" and design.reset) else None
+        members, self.port_names = self._signature_members(design)
+        self.enums = {name: amaranth_enum(name, info.variants, info.ty.width)
+                      for name, info in design.enums.items()}
+        self.registers: dict[str, object] = {}
+        self.memories: dict[str, object] = {}
+        self.wires: dict[str, Signal] = {}
+        super().__init__(wiring.Signature(members))
+        self._comb: list = []
+        self._sync: list = []
+        self._arrays: dict[str, object] = {}
+        try:
+            self._build(design, system)
+        except BaseException:
+            self._MustUse__silence = True  # not built: Amaranth need not warn that it went unused
+            raise
+
+    # ---- the signature ---------------------------------------------------------------------
+    def _signature_members(self, design: Design) -> tuple[dict, dict[str, str]]:
+        reserved = set(dir(SysrComponent)) | {"signature", "design", "module_name", "domain", "reset_mode",
+                                              "port_names", "enums", "registers", "memories", "wires"}
+        members: dict = {}
+        names: dict[str, str] = {}
+        for port in design.ports:
+            sig = design.signals[port.name]
+            if port.kind == "clock" or (port.kind in ("reset", "reset_n") and self._reset_port is None):
+                continue
+            member = member_name(port.name, reserved | set(members))
+            shape = unsigned(1) if sig.ty is None else shape_of(sig.ty)
+            members[member] = In(shape) if sig.is_input else Out(shape)
+            names[port.name] = member
+        return members, names
+
+    def port(self, sysr_name: str) -> Signal:
+        """The signal of a port, by its sysr name."""
+        return getattr(self, self.port_names[sysr_name])
+
+    # ---- the logic -----------------------------------------------------------------------
+    def _build(self, design: Design, system: E.System) -> None:
+        reset_less = self.reset_mode == "port"
+        live = [sv for sv in system.state if not sv.ghost]
+        for sv in live:
+            if sv.kind not in STATE_KINDS:
+                raise Unsupported(f"the Amaranth back end cannot build state of kind `{sv.kind}` (`{sv.name}`)")
+            if sv.kind == "mem":
+                mem = MemoryArray(sv, sv.name, self._comb)
+                self._arrays[sv.name] = mem
+                self.memories[sv.name] = mem.memory
+            elif sv.size is not None:
+                arr = RegisterArray(sv, sv.init, sv.name, reset_less)
+                self._arrays[sv.name] = arr
+                self.registers[sv.name] = arr.elements
+            else:
+                self.registers[sv.name] = Signal(unsigned(sv.ty.width), init=sv.init, name=sv.name,
+                                                 reset_less=reset_less)
+        for name, sig in design.signals.items():
+            if sig.kind == "wire" and not sig.ghost:
+                self.wires[name] = Signal(shape_of(sig.ty), name=name)
+
+        # One list of comb statements in the order they are made, which is an evaluation order
+        # (every value after what it reads): Amaranth's simulator then settles in one pass.
+        build = ValueBuilder(self._signal_of, lambda a: self._arrays[a.name], f" (module `{design.module.name}`)",
+                             self._comb)
+        comb = {n: x for n, x in system.comb.items() if n not in system.comb_ghost}
+        nexts = {sv.name: self._next_of(sv, system) for sv in live}
+        build.count_uses(list(comb.values()) + list(nexts.values()))
+        for name, expr in comb.items():
+            target = self.port(name) if name in self.port_names else self.wires[name]
+            self._comb.append(target.eq(build.value(expr)))
+        for sv in live:
+            nxt = nexts[sv.name]
+            if sv.kind == "mem":
+                self._comb += self._arrays[sv.name].write_ports(nxt, build, self.domain)
+            elif sv.size is not None:
+                arr = self._arrays[sv.name]
+                self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
+            else:
+                self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
+            if sv.kind == "out_reg":
+                self._comb.append(self.port(sv.name).eq(self.registers[sv.name]))
+
+    def _next_of(self, sv: E.StateVar, system: E.System):
+        """The next-state IR of `sv`; in domain mode without the reset mux the domain applies."""
+        n = sv.next
+        if self.reset_mode != "domain" or sv.init is None:
+            return n
+        if isinstance(n, E.Ite) and n.c is system.reset_active:
+            init = n.a
+            if isinstance(init, (E.Const, E.ConstArr)) and init.value == sv.init:
+                return n.b
+        return n  # the reset stays in the logic as well: still the same circuit
+
+    def _signal_of(self, var: E.Var):
+        d = self.design
+        if var.name == d.reset and var.name not in self.port_names:
+            rst = ResetSignal(self.domain)
+            return ~rst if d.reset_active_low else rst
+        if var.name in self.port_names:
+            return self.port(var.name)
+        if var.name in self.wires:
+            return self.wires[var.name]
+        if var.name in self.registers and not isinstance(self.registers[var.name], list):
+            return self.registers[var.name]
+        raise Unsupported(f"design logic reads `{var.name}`, which the Amaranth component does not "
+                          f"have (ghost state and properties are left out)")
+
+    def elaborate(self, platform) -> Module:
+        m = Module()
+        m.d.comb += self._comb
+        if self._sync:
+            m.d[self.domain] += self._sync
+        for name, mem in self.memories.items():
+            m.submodules[f"mem_{name}"] = mem
+        return m
+
+
+def amaranth_enum(name: str, variants: dict[str, int], width: int):
+    """An `amaranth.lib.enum.Enum` with the sysr enum's variants and encodings."""
+    return types.new_class(name, (am_enum.Enum,), {"shape": unsigned(width)},
+                           lambda ns: ns.update(variants))
+
+
+def member_name(name: str, taken: set[str]) -> str:
+    """A signature member name for sysr port `name` (see the module docstring)."""
+    out = "p" + name if name.startswith("_") else name
+    if keyword.iskeyword(out) or keyword.issoftkeyword(out) or out in taken:
+        out += "_"
+    while out in taken:
+        out += "_"
+    assert re.match(r"^[A-Za-z][0-9A-Za-z_]*$", out), out
+    return out

@@ -1,0 +1,195 @@
+"""What a name in a sysr file is: the symbol under a position, its hover text and its definition.
+
+Pure functions over a checked `Design` (`sysr.pipeline.analyze`): `symbol_at(design, line,
+column)` finds the innermost name at a 1-based line and column (a use, a declaration, a
+call, an enum variant or type) and says what it refers to, with its type, width and where it
+is declared. The language server turns that into hover text and go-to-definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..front import syntax as S
+from ..model import Design, Local, Signal
+from ..types import BUILTINS, Ty, parse_int_type, sint, uint, value_of
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    span: S.Span  # of the name under the position
+    text: str  # markdown: what it is, its type and width
+    definition: S.Span | None  # where it is declared (None for builtins and types)
+
+
+def contains(span: S.Span, line: int, column: int) -> bool:
+    after_start = (line, column) >= (span.line, span.column)
+    before_end = (line, column) <= (span.end_line, span.end_column)  # the end, too: a cursor just after a name
+    return after_start and before_end
+
+
+def size(span: S.Span) -> tuple[int, int]:
+    return (span.end_line - span.line, span.end_column - span.column)
+
+
+def nodes(root):
+    """Every syntax node under `root` (iteratively: unrolled designs nest deeply)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        for name in getattr(n, "__dataclass_fields__", {}):
+            v = getattr(n, name)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                if hasattr(x, "__dataclass_fields__") and not isinstance(x, S.Span):
+                    stack.append(x)
+
+
+def symbol_at(d: Design, line: int, column: int) -> Symbol | None:
+    """The innermost name at (line, column), 1-based, or None."""
+    best: tuple[S.Span, object] | None = None
+    for n in nodes(d.file):
+        span = name_span(n)
+        if span is not None and contains(span, line, column) and (best is None or size(span) < size(best[0])):
+            best = (span, n)
+    if best is None:
+        return None
+    return describe(d, best[1], best[0])
+
+
+def name_span(n) -> S.Span | None:
+    """Where the name of node `n` is written, for the nodes that have a name."""
+    if isinstance(n, (S.Name, S.Path, S.TypeRef, S.Param, S.Variant)):
+        return n.span if not isinstance(n, (S.Param, S.Variant)) else _head(n.span, n.name)
+    if isinstance(n, (S.LValue, S.ModAssign, S.Call, S.Let, S.Port, S.RegDecl, S.WireDecl, S.ConstDecl,
+                      S.EnumDecl, S.FnDecl)):
+        return n.name_span
+    if isinstance(n, (S.For, S.Quant)):
+        return n.var_span
+    return None
+
+
+def _head(span: S.Span, name: str) -> S.Span:
+    return S.Span(span.line, span.column, span.line, span.column + len(name))
+
+
+# ---- what a node names --------------------------------------------------------------------
+
+def describe(d: Design, n, span: S.Span) -> Symbol | None:
+    if isinstance(n, S.Name):
+        ref = d.refs.get(id(n))
+        if isinstance(ref, Signal):
+            return signal_symbol(d, ref, span)
+        if isinstance(ref, Local):
+            return local_symbol(ref, span)
+        if isinstance(ref, str) and ref in d.consts:
+            return const_symbol(d, ref, span)
+        return None
+    if isinstance(n, (S.LValue, S.ModAssign, S.Port, S.RegDecl, S.WireDecl)):
+        name = n.target if isinstance(n, S.ModAssign) else n.name
+        sig = d.signals.get(name)
+        return signal_symbol(d, sig, span) if sig is not None else None
+    if isinstance(n, (S.Let, S.For, S.Quant)):
+        ref = d.refs.get(id(n))
+        return local_symbol(ref, span) if isinstance(ref, Local) else None
+    if isinstance(n, S.Param):
+        return Symbol(n.name, span, f"parameter `{n.name}`: `{n.ty.name}`", _head(n.span, n.name))
+    if isinstance(n, S.ConstDecl):
+        return const_symbol(d, n.name, span) if n.name in d.consts else None
+    if isinstance(n, S.Call):
+        return call_symbol(d, n, span)
+    if isinstance(n, S.Path):
+        return variant_symbol(d, n.enum, n.variant, span)
+    if isinstance(n, S.Variant):
+        enum = next((e for e in d.enums.values() if n in e.decl.variants), None)
+        return variant_symbol(d, enum.name, n.name, span) if enum else None
+    if isinstance(n, (S.TypeRef, S.EnumDecl)):
+        return type_symbol(d, n.name, span)
+    if isinstance(n, S.FnDecl):
+        return call_symbol(d, S.Call(n.name, (), n.span, n.name_span), span)
+    return None
+
+
+def type_text(d: Design, ty: Ty | None) -> str:
+    """`u8` (8 bits, unsigned), `Mode` (enum, 2 bits), ..."""
+    if ty is None:
+        return "no value"
+    if ty.kind == "enum":
+        return f"`{ty.enum}` (enum, {_bits(ty.width)})"
+    if ty.is_bool:
+        return "`bool` (1 bit)"
+    return f"`{ty}` ({_bits(ty.width)}, {'signed' if ty.signed else 'unsigned'})"
+
+
+def _bits(n: int) -> str:
+    return f"{n} bit" + ("" if n == 1 else "s")
+
+
+def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
+    what = sig.describe()
+    if sig.kind == "clock":
+        text = f"{what}: the clock (rising edge)"
+    elif sig.kind in ("reset", "reset_n"):
+        level = "low" if sig.kind == "reset_n" else "high"
+        text = f"{what}: synchronous reset, active {level}: `bool` (1 bit)"
+    elif sig.is_array:
+        text = f"{what}: {sig.size} entries of {type_text(d, sig.ty)}"
+    else:
+        text = f"{what}: {type_text(d, sig.ty)}"
+    if sig.init is not None and sig.ty is not None:
+        text += f", reset value {_value(d, sig.init, sig.ty)}"
+    return Symbol(sig.name, span, text, getattr(sig.decl, "name_span", sig.span))
+
+
+def _value(d: Design, v: int, ty: Ty) -> str:
+    if ty.kind == "enum":
+        name = d.enums[ty.enum].name_of(v)
+        return f"`{ty.enum}::{name}`" if name else str(v)
+    return str(value_of(v, ty))
+
+
+def local_symbol(local: Local, span: S.Span) -> Symbol:
+    word = {"let": "let", "for": "loop variable", "quant": "quantified variable", "param": "parameter"}[local.kind]
+    return Symbol(local.name, span, f"{word} `{local.name}`: {type_text(None, local.ty)}", local.span)
+
+
+def const_symbol(d: Design, name: str, span: S.Span) -> Symbol:
+    ty, value = d.consts[name]
+    decl = next((i for i in d.file.items if isinstance(i, S.ConstDecl) and i.name == name), None)
+    if decl is None:
+        decl = next((i for i in d.module.items if isinstance(i, S.ConstDecl) and i.name == name), None)
+    return Symbol(name, span, f"const `{name}`: {type_text(d, ty)} = {_value(d, value, ty)}",
+                  decl.name_span if decl else None)
+
+
+def call_symbol(d: Design, n: S.Call, span: S.Span) -> Symbol | None:
+    if n.func in d.fns:
+        info = d.fns[n.func]
+        params = ", ".join(f"{p}: {t}" for p, t in info.params)
+        return Symbol(n.func, span, f"fn `{n.func}({params}) -> {info.ret}`", info.decl.name_span)
+    if n.func in BUILTINS or n.func == "prev":
+        return Symbol(n.func, span, f"builtin `{n.func}` (see the reference, section 3.7)", None)
+    return None
+
+
+def variant_symbol(d: Design, enum: str, variant: str, span: S.Span) -> Symbol | None:
+    info = d.enums.get(enum)
+    if info is None or variant not in info.variants:
+        return None
+    decl = next(v for v in info.decl.variants if v.name == variant)
+    return Symbol(f"{enum}::{variant}", span,
+                  f"variant `{enum}::{variant}` = {info.variants[variant]}: {type_text(d, info.ty)}",
+                  _head(decl.span, decl.name))
+
+
+def type_symbol(d: Design, name: str, span: S.Span) -> Symbol | None:
+    info = d.enums.get(name)
+    if info is not None:
+        variants = ", ".join(f"{k} = {v}" for k, v in info.variants.items())
+        return Symbol(name, span, f"enum `{name}` ({_bits(info.ty.width)}): {variants}", info.decl.name_span)
+    parsed = parse_int_type(name)
+    if parsed is None:
+        return None
+    signed, width = parsed
+    return Symbol(name, span, f"type {type_text(d, sint(width) if signed else uint(width))}", None)

@@ -1,0 +1,131 @@
+"""Amaranth's simulator as an oracle: run `sysr.amaranth` components against the evaluator.
+
+`simulate(cases, n_cycles)` puts several components into one Amaranth design (one `sync`
+domain per component, so that each has its own reset) and runs one testbench over them:
+in each cycle it applies that cycle's inputs (the design's reset through the domain's reset
+in "domain" mode, through the port in "port" mode), lets the combinational logic settle, and
+samples every output port, register, register array element, wire and memory word; then it
+ticks the clock. Cycle t is the evaluator's cycle t: Amaranth signals start at their reset
+values and memories at zero, the evaluator's initial state, so no preliminary reset is needed.
+
+`disagreements(case, observed)` compares the samples with the evaluator's cycles (`Prepared`
+in tests/test_differential.py); any difference is a bug in the Amaranth back end (or in the
+evaluator), reported with the cycle, the signal and both values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from amaranth.hdl import ClockDomain, Module
+from amaranth.sim import Simulator
+
+import sysr.amaranth as sa
+from sysr.types import mask
+
+
+@dataclass
+class AmCase:
+    key: int
+    prep: object  # test_differential.Prepared
+    reset: str  # "domain" or "port"
+    component: sa.SysrComponent | None = None
+    crash: str | None = None
+    probes: list = field(default_factory=list)  # (label, amaranth value, width, expected(cycle))
+
+
+def make_case(prep, key: int, reset: str) -> AmCase:
+    case = AmCase(key, prep, reset)
+    try:
+        case.component = sa.from_design(prep.system.design, reset=reset, domain=f"d{key}")
+    except Exception as exc:  # a crash of the back end: reported for this design, not fatal
+        case.crash = f"sysr.amaranth raised {type(exc).__name__}: {exc}"
+        return case
+    case.probes = probes(case.component, prep)
+    return case
+
+
+def probes(c: sa.SysrComponent, prep) -> list:
+    d = prep.system.design
+    out = []
+    for name, member in c.port_names.items():
+        sig = d.signals[name]
+        if sig.kind == "out":
+            out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.values[n]))
+        elif sig.kind == "out_reg":
+            out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.state[n]))
+    for name, reg in c.registers.items():
+        w = d.signals[name].ty.width
+        if isinstance(reg, list):
+            out += [(f"{name}[{i}]", el, w, lambda cyc, n=name, i=i: cyc.state[n].get(i))
+                    for i, el in enumerate(reg)]
+        else:
+            out.append((name, reg, w, lambda cyc, n=name: cyc.state[n]))
+    for name, wire in c.wires.items():
+        out.append((name, wire, d.signals[name].ty.width, lambda cyc, n=name: cyc.values[n]))
+    for name, mem in c.memories.items():
+        w = d.signals[name].ty.width
+        out += [(f"{name}[{i}]", mem.data[i], w, lambda cyc, n=name, i=i: cyc.state[n].get(i))
+                for i in range(mem.depth)]
+    return out
+
+
+def drive(ctx, case: AmCase, domain: ClockDomain | None, row: dict) -> None:
+    c, d = case.component, case.prep.system.design
+    for name, value in row.items():
+        if name in c.port_names:
+            ctx.set(c.port(name), value)
+        elif name == d.reset and domain is not None:
+            ctx.set(domain.rst, int(value == (0 if d.reset_active_low else 1)))
+
+
+def simulate(cases: list[AmCase], n_cycles: int) -> dict[int, list[list[int]]]:
+    """Per case key, per cycle, the sampled value of every probe (as bit patterns)."""
+    live = [c for c in cases if c.component is not None]
+    top = Module()
+    domains: dict[int, ClockDomain] = {}
+    for c in live:
+        top.submodules[f"dut{c.key}"] = c.component
+        if c.prep.system.design.clock is not None:  # one domain each (its own reset), one clock
+            cd = domains[c.key] = ClockDomain(f"d{c.key}")
+            if len(domains) > 1:
+                cd.clk = next(iter(domains.values())).clk
+            top.domains += cd
+    sim = Simulator(top)
+    first = next(iter(domains.values()), None)
+    if first is not None:
+        sim.add_clock(1e-6, domain=first)
+    observed: dict[int, list[list[int]]] = {c.key: [] for c in live}
+    steps = 0
+
+    async def testbench(ctx):
+        nonlocal steps
+        for t in range(n_cycles):
+            for c in live:
+                drive(ctx, c, domains.get(c.key), c.prep.inputs[t])
+            for c in live:
+                observed[c.key].append([ctx.get(v) & mask(w) for _, v, w, _ in c.probes])
+            if first is not None:
+                await ctx.tick(first)
+            else:
+                await ctx.delay(1e-6)
+            steps += 1
+
+    sim.add_testbench(testbench)
+    sim.run()
+    assert steps == n_cycles
+    return observed
+
+
+def disagreements(case: AmCase, observed: dict) -> list[str]:
+    if case.crash:
+        return [case.crash]
+    out = []
+    for t, cyc in enumerate(case.prep.cycles):
+        row = observed[case.key][t]
+        for (label, _, _, want), got in zip(case.probes, row):
+            if got != want(cyc):
+                out.append(f"cycle {t}: {label}: Amaranth {hex(got)}, evaluator {hex(want(cyc))}")
+        if len(out) >= 8:
+            break
+    return out
