@@ -16,11 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-<<<<<<< HEAD
-from . import catch_cli, loop_cli
-=======
-from . import loop_cli, sandbox
->>>>>>> main
+from . import catch_cli, loop_cli, sandbox
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
