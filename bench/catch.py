@@ -153,22 +153,26 @@ def reference_designs(tasks: list[Task], langs=("sysr", "verilog")) -> list[Desi
 
 
 def run_designs(folder: Path, tasks_by_name: dict[str, Task]) -> list[Design]:
-    """Every attempt of a run that passed."""
-    path = folder / "run.json" if folder.is_dir() else folder
+    """Every attempt that passed, in a run folder (its run.json) or an Inspect AI log."""
+    from .inspect_log import is_inspect_log, load_logs
+
+    path = folder / "run.json" if folder.is_dir() and not is_inspect_log(folder) else folder
     try:
-        rec = RunRecord.model_validate_json(path.read_text())
+        records = load_logs(folder) if is_inspect_log(folder) else \
+            [(str(folder), RunRecord.model_validate_json(path.read_text()))]
     except (OSError, ValueError) as e:
         raise CatchError(f"{path}: not a run record: {str(e).splitlines()[0]}") from None
     out = []
-    for name, tr in sorted(rec.tasks.items()):
-        for s in tr.samples:
-            for a in s.attempts:
-                if a.result != "PASS" or not a.code:
-                    continue
-                if name not in tasks_by_name:
-                    raise CatchError(f"{path}: task {name!r} is not in the task folder")
-                out.append(Design(tasks_by_name[name], rec.lang, a.code,
-                                  f"{folder}: {name} sample {s.k} attempt {a.n}"))
+    for label, rec in records:
+        for name, tr in sorted(rec.tasks.items()):
+            for s in tr.samples:
+                for a in s.attempts:
+                    if a.result != "PASS" or not a.code:
+                        continue
+                    if name not in tasks_by_name:
+                        raise CatchError(f"{path}: task {name!r} is not in the task folder")
+                    out.append(Design(tasks_by_name[name], rec.lang, a.code,
+                                      f"{label}: {name} sample {s.k} attempt {a.n}"))
     return out
 
 

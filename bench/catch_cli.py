@@ -24,7 +24,7 @@ def add_commands(sub) -> None:
                     "scorer. Each mutant is caught, missed, extra (rejected, testbench passes), "
                     "equivalent (both pass) or limits (a tool hit a limit). Exit 0 when every mutant "
                     "was judged, 1 when some hit a limit, 2 on errors.")
-    c.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or their run.json)")
+    c.add_argument("runs", nargs="*", metavar="RUN", help="run folders (or their run.json), or Inspect AI logs")
     c.add_argument("--refs", action="store_true", help="mutate the task references, both languages")
     c.add_argument("--lang", choices=["sysr", "verilog"], help="with --refs: only this language")
     c.add_argument("--tasks", metavar="a,b", help="only these tasks")
