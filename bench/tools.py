@@ -1,6 +1,6 @@
 """Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp; bubblewrap's
 bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits; for the formal
-checks yosys-smtbmc and the z3 it drives): the one place they are looked up.
+cross-check yosys-smtbmc and the z3 it drives): the one place they are looked up.
 
 Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT,
 YOSYS_SMTBMC, Z3) when that is set, else from PATH (z3 also next to the running Python: the

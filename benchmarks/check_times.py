@@ -1,7 +1,8 @@
-"""Print how long `sysr check` (static checks and proofs) takes on every example design.
+"""Print how long `sysr check` (static checks and proofs) takes on each task reference and example.
 
-A benchmark, not a test: run `.venv/bin/python benchmarks/check_times.py [FILES...]`. Target:
-each example under 2 s on the project's 2-core machine. Times are in-process (no interpreter
+A benchmark, not a test: run `.venv/bin/python benchmarks/check_times.py [FILES...]` (default:
+the task references, the examples and tests/verify). Target: each under 2 s on the project's
+2-core machine. Times are in-process (no interpreter
 start-up); the parse, static and verify columns come from the checker's own timing.
 """
 
@@ -20,8 +21,8 @@ TARGET_S = 2.0
 
 
 def main(argv: list[str]) -> int:
-    files = [Path(a) for a in argv] or sorted((ROOT / "examples").glob("*.sysr")) + \
-        sorted((ROOT / "tests" / "verify").glob("*.sysr"))
+    files = [Path(a) for a in argv] or sorted(ROOT.glob("tasks/*/ref.sysr")) + \
+        sorted((ROOT / "examples").glob("*.sysr")) + sorted((ROOT / "tests" / "verify").glob("*.sysr"))
     check("module warm(a: in u8, y: out u8) { y = a; }", Options())  # import and first-use costs
     print(f"{'file':44} {'verdict':9} {'parse':>7} {'static':>7} {'verify':>7} {'total':>7}")
     slow = 0

@@ -1,4 +1,4 @@
-"""The `sysr` command line: `sysr check FILE`, `sysr lower FILE` and `sysr lsp`.
+"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE` and `sysr lsp`.
 
 Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage or internal error. Whatever
 a file holds is the design's: a file too large, not UTF-8 or past any of `sysr.limits` is
@@ -48,9 +48,14 @@ def _write_vcd(outcome, path: str) -> None:
 
 
 def cmd_lower(args) -> int:
-    from .lower import lower_text
+    from .lower import FormalUnsupported, lower_text
     src = read_design(args.file)
-    code, diags = lower_text(src.text, Path(args.file).name) if src.problem is None else (None, [src.problem])
+    try:
+        code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal) if src.problem is None
+                       else (None, [src.problem]))
+    except FormalUnsupported as e:
+        print(f"sysr: error: {args.file}: {e}", file=sys.stderr)
+        return 2
     if code is None:
         print(human(Outcome(None, diags), args.file, src.text).rsplit("\n", 1)[0], file=sys.stderr)
         print(f"{args.file}: not lowered: the design has errors", file=sys.stderr)
@@ -95,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "(static checks only; run `sysr check` for the proofs).")
     lo.add_argument("file")
     lo.add_argument("-o", "--output", metavar="OUT.v", help="write here instead of standard output")
+    lo.add_argument("--formal", action="store_true",
+                    help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
+                         "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")
     lo.set_defaults(func=cmd_lower)
     ls = sub.add_parser("lsp", help="run the language server (for editors) on standard input and output",
                         description="Run the sysr language server: the Language Server Protocol over "

@@ -283,6 +283,7 @@ class System:
     # value as read in a cycle, `Ite(reset_active, init, stored)`; the IR reads registers
     # through these nodes. Empty for a synchronous reset (registers are read as `Var`/`ArrVar`).
     visible: dict[str, object] = field(default_factory=dict)
+    enum_state: set[str] = field(default_factory=set)  # scalar enum registers that always hold a variant
 
     def state_var(self, name: str) -> StateVar:
         for s in self.state:
@@ -731,7 +732,7 @@ class Elaborator:
         requires, props = [], []
         pv_needed = False
         for spec in d.specs():
-            uses_prev = _mentions_prev(spec.expr)
+            uses_prev = mentions_prev(spec.expr)
             expr = self.ex(spec.expr, Env())
             if uses_prev:
                 pv_needed = True
@@ -748,8 +749,10 @@ class Elaborator:
         for s in d.signals.values():  # registers nothing reads are still shown as reset
             if s.is_state:
                 self.state_read(s)
-        return System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
-                      dict(self.visible))
+        system = System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
+                        dict(self.visible))
+        system.enum_state = variant_registers(system)
+        return system
 
 
 def _ir_key(n) -> tuple:
@@ -774,18 +777,91 @@ def pending_default(sv: StateVar):
     return ArrVar(sv.name, sv.ty, sv.size) if sv.size is not None else Var(sv.name, sv.ty)
 
 
-def _mentions_prev(e) -> bool:
+def mentions_prev(e) -> bool:
     if isinstance(e, S.Call) and e.func == "prev":
         return True
     for name in getattr(e, "__dataclass_fields__", {}):
         v = getattr(e, name)
         if isinstance(v, tuple):
-            if any(_mentions_prev(x) for x in v if hasattr(x, "__dataclass_fields__")):
+            if any(mentions_prev(x) for x in v if hasattr(x, "__dataclass_fields__")):
                 return True
         elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (S.Span, S.TypeRef)):
-            if _mentions_prev(v):
+            if mentions_prev(v):
                 return True
     return False
+
+
+def variant_registers(system: System) -> set[str]:
+    """The scalar enum registers that hold a variant in every reachable state, by construction:
+    reset to a variant, and only ever loaded with variants, enum inputs (assumed to hold one), such
+    registers, and elements of enum register arrays of the same kind. Not so: a register loaded
+    from a memory (its contents are arbitrary until written), from `prev` (arbitrary before the
+    first cycle), or written bit by bit. Induction may assume the validity of these only."""
+    d = system.design
+    codes = {name: set(info.variants.values()) for name, info in d.enums.items()}
+    inputs = {n for n, _ in system.inputs}
+
+    def valid_init(sv: StateVar) -> bool:
+        return sv.init is not None and sv.init in codes[sv.ty.enum]
+
+    enum_state = [sv for sv in system.state if sv.ty is not None and sv.ty.kind == "enum"
+                  and sv.kind in ("reg", "out_reg")]
+    scalars = {sv.name for sv in enum_state if sv.size is None and valid_init(sv)}
+    arrays = {sv.name for sv in enum_state if sv.size is not None and valid_init(sv)}
+
+    def value_ok(n, memo: dict) -> bool:
+        key = id(n)
+        if key in memo:
+            return memo[key]
+        memo[key] = False  # a comb signal read while it is being judged (cannot happen: no cycles)
+        if isinstance(n, Const):
+            ok = n.ty.kind == "enum" and n.value in codes[n.ty.enum]
+        elif isinstance(n, Var):
+            if n.name in inputs:
+                ok = True
+            elif n.name in system.comb:
+                ok = value_ok(system.comb[n.name], memo)
+            else:
+                ok = n.name in scalars
+        elif isinstance(n, Ite):
+            ok = value_ok(n.a, memo) and value_ok(n.b, memo)
+        elif isinstance(n, Read):
+            ok = value_ok(n.arr, memo)
+        elif isinstance(n, ArrVar):
+            ok = n.name in arrays
+        elif isinstance(n, ConstArr):
+            ok = n.ty.kind == "enum" and n.value in codes[n.ty.enum]
+        elif isinstance(n, Store):
+            ok = value_ok(n.arr, memo) and value_ok(n.v, memo)
+        else:
+            ok = False  # a cast or splice: any bit pattern
+        memo[key] = ok
+        return ok
+
+    changed = True
+    while changed:
+        changed = False
+        memo: dict = {}
+        for sv in enum_state:
+            keep = scalars if sv.size is None else arrays
+            if sv.name in keep and not value_ok(sv.next, memo):
+                keep.discard(sv.name)
+                changed = True
+    return scalars
+
+
+def source_snippet(lines: list[str], span: S.Span) -> str:
+    """The source text under a span, on one line (whitespace runs folded)."""
+    if not (1 <= span.line <= span.end_line <= len(lines)):
+        return ""
+    if span.line == span.end_line:
+        text = lines[span.line - 1][span.column - 1: span.end_column - 1]
+    else:
+        parts = [lines[span.line - 1][span.column - 1:]]
+        parts += lines[span.line: span.end_line - 1]
+        parts.append(lines[span.end_line - 1][: span.end_column - 1])
+        text = " ".join(parts)
+    return " ".join(text.split())
 
 
 def elaborate(d: Design) -> System:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.loop import Loop, Run
+from bench.loop import Loop, Run, RunSpec
 from bench.models import get_model
 from bench.score import Failed, Limits, Scorer
 from bench.tasks import ROOT, load_tasks
@@ -46,8 +46,8 @@ def generated(kind: str) -> str:
         terms = " ^ ".join("en" if i % 2 else "rst" for i in range(20_000))
         return (f"{TOY_HEADER}\n  wire x = {terms};\n"
                 "  always @(posedge clk) if (rst) q <= 4'd0; else if (x) q <= q + 4'd1;\nendmodule\n")
-    if kind == "sysr-deep":  # 300 chained operators: the checker's recursion overflows
-        return f"{SYSR_HEADER}\n  seq {{ if en {{ q <= q{' + 1' * 300}; }} }}\n}}\n"
+    if kind == "sysr-deep":  # 1,000 chained operators: past the checker's nesting limit (L003)
+        return f"{SYSR_HEADER}\n  seq {{ if en {{ q <= q{' + 1' * 1000}; }} }}\n}}\n"
     if kind == "sysr-bigint":  # a 5,000-digit literal: past int()'s digit limit
         return f"{SYSR_HEADER}\n  seq {{ if en {{ q <= q + {'1' * 5000}; }} }}\n}}\n"
     if kind == "sysr-report":  # 3,000 undriven wires: a JSON report of about 1.6 MB
@@ -143,20 +143,20 @@ def test_loop_survives_a_hostile_reply(tasks, tmp_path) -> None:
     good = (HERE / "fixtures" / "toy" / "ref.v").read_text()
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"toy": ["```verilog\n// \ud800 lone\n" + good + "```\n"]}))
-    run = Run.create(tmp_path / "run", "scripted:x", "verilog", 1, False)
+    run = Run.create(tmp_path / "run", RunSpec(model="scripted:x", lang="verilog", budget=1))
     rec = Loop(run, get_model(f"scripted:{script}"), [tasks["toy"]], Scorer(Limits(sim_s=10)),
                log=lambda m: None).go()
-    attempt = rec.tasks["toy"].attempts[0]
+    attempt = rec.tasks["toy"].samples[0].attempts[0]
     assert attempt.result == "PASS" and "\ufffd" in attempt.reply
     saved = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
-    assert "\ufffd" in saved["tasks"]["toy"]["attempts"][0]["reply"]
+    assert "\ufffd" in saved["tasks"]["toy"]["samples"][0]["attempts"][0]["reply"]
 
     relay = tmp_path / "relay"
     relay.mkdir()
     (relay / "toy-1.reply.txt").write_bytes(b"\xff\xfe no code \xc3\x28 here")
-    run = Run.create(tmp_path / "run2", f"relay:{relay}", "verilog", 1, False)
+    run = Run.create(tmp_path / "run2", RunSpec(model=f"relay:{relay}", lang="verilog", budget=1))
     rec = Loop(run, get_model(f"relay:{relay}"), [tasks["toy"]], Scorer(Limits(sim_s=10)),
                log=lambda m: None).go()
-    attempt = rec.tasks["toy"].attempts[0]
+    attempt = rec.tasks["toy"].samples[0].attempts[0]
     assert attempt.result == "no-code" and attempt.reply.startswith("\ufffd\ufffd no code")
     assert (tmp_path / "run2" / "run.json").is_file() and (tmp_path / "run2" / "toy.transcript.md").is_file()

@@ -200,17 +200,17 @@ def test_sysr_loop_records_shadow_and_checker_and_matches_bench_loop(tmp_path, s
 
 
 def test_a_tool_failure_is_left_out_of_the_metrics(tmp_path, suite, monkeypatch, capsys) -> None:
-    broken = tmp_path / "iverilog"
-    broken.write_text("not a program")  # not executable: Icarus cannot run
-    monkeypatch.setenv("IVERILOG", str(broken))
+    broken = tmp_path / "vvp"
+    broken.write_text("not a program")  # not executable: the simulator cannot run
+    monkeypatch.setenv("VVP", str(broken))
     script = {"toy": [[block("module toy(input clk;\nendmodule\n", "verilog")]],  # fails in Yosys: a verdict
-              "toy2": [[block(GOOD_V, "verilog")]]}  # reaches Icarus, which does not run: no verdict
+              "toy2": [[block(GOOD_V, "verilog")]]}  # reaches the simulator, which does not run: no verdict
     log = run_inspect(tmp_path, sysr_bench(lang="verilog", suite=str(suite), budget=1), script)
     scores = {s.id: s.scores["bench_scorer"] for s in log.samples}
     assert scores["toy"].value == {"solved": "I", "first_attempt": "I"}
     assert scores["toy"].metadata["result"] == "syntax"
     assert math.isnan(scores["toy2"].value) and scores["toy2"].reason == "scoring_failed"
-    assert scores["toy2"].metadata["result"] == "tool-failure" and "IVERILOG" in scores["toy2"].explanation
+    assert scores["toy2"].metadata["result"] == "tool-failure" and "VVP" in scores["toy2"].explanation
     solved = metric(log, "pass_at_1", "solved")
     assert (solved.scored_samples, solved.unscored_samples, solved.metrics["accuracy"].value) == (1, 1, 0.0)
     [s] = summary_json(capsys, Path(log.location))

@@ -52,8 +52,8 @@ def test_false_alarm_is_recorded_beside_the_rejection_never_as_a_pass(toy, score
     r = scorer.score(toy[0], "sysr", FALSE_ALARM)
     assert r.result == "check-failed" and r.stages[-1].codes == ["V002"]
     assert r.shadow is not None and r.shadow.result == "PASS"
-    assert [s.stage for s in r.shadow.stages] == ["lower", "guard", "syntax", "interface", "elaborate",
-                                                   "compile", "simulate"]
+    assert [s.stage for s in r.shadow.stages] == ["lower", "preprocess", "guard", "syntax", "interface",
+                                                   "elaborate", "compile", "simulate"]
     assert "V002" in r.detail and "PASS" not in r.detail
 
 

@@ -4,7 +4,8 @@
 design with any error; the proofs are not needed to lower (run `sysr check` for those).
 `lower` turns a design that passed into Verilog text: deterministic, readable, and meaning
 exactly what `sysr.types` defines (see `sysr.lower.expr` for how widths and signedness are
-kept exact). `lower_text` elaborates the design first, so that one past the size limits of
+kept exact); `lower_formal` adds the properties for Yosys' formal flow (`sysr.lower.formal`).
+`lower_text` elaborates the design first, so that one past the size limits of
 `sysr.limits` (which the lowering's own unrolling and inlining would meet too) is refused with
 its L diagnostic, as is one that runs the lowering out of memory.
 """
@@ -15,25 +16,30 @@ from .. import limits
 from ..diagnostics import Diagnostic
 from ..elab import elaborate
 from ..pipeline import analyze
+from .formal import FormalUnsupported, lower_formal
 from .module import lower
 from .names import VERILOG_KEYWORDS
 
-__all__ = ["lower", "lower_text", "VERILOG_KEYWORDS"]
+__all__ = ["lower", "lower_formal", "lower_text", "FormalUnsupported", "VERILOG_KEYWORDS"]
 
 
-def lower_text(text: str, filename: str) -> tuple[str | None, list[Diagnostic]]:
-    """(Verilog text, diagnostics); the text is None when the design has an error."""
-    return limits.run_deep(_lower_text, text, filename)
+def lower_text(text: str, filename: str, formal: bool = False) -> tuple[str | None, list[Diagnostic]]:
+    """(Verilog text, diagnostics); the text is None when the design has an error. With `formal`,
+    the text also has the properties for Yosys' formal flow (`sysr.lower.formal`)."""
+    return limits.run_deep(_lower_text, text, filename, formal)
 
 
-def _lower_text(text: str, filename: str) -> tuple[str | None, list[Diagnostic]]:
+def _lower_text(text: str, filename: str, formal: bool) -> tuple[str | None, list[Diagnostic]]:
     outcome = analyze(text)
     if not outcome.accepted or outcome.design is None:
         return None, outcome.diagnostics
     span = outcome.design.module.name_span
     _, limit = limits.contained("elaborating the design", span, elaborate, outcome.design)
     if limit is None:
-        code, limit = limits.contained("lowering the design", span, lower, outcome.design, filename)
+        if formal:
+            code, limit = limits.contained("lowering the design", span, lower_formal, outcome.design, filename, text)
+        else:
+            code, limit = limits.contained("lowering the design", span, lower, outcome.design, filename)
     if limit is not None:
         return None, outcome.diagnostics + [limit]
     return code, outcome.diagnostics

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from ..front import syntax as S
 from ..model import Design, Local, Signal
-from ..types import (Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
+from ..types import (BOOL, Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
                      op_unary, popcount_width, to_signed)
 from .ir import Assign, Gen
 from .names import Names
@@ -126,6 +126,7 @@ class Ctx:
     block: frozenset[str] = frozenset()  # the signals the current comb block assigns
     pre: list | None = None  # statements to emit before the current one
     known: dict[str, V] | None = None  # constant values of signals (a comb block with no inputs)
+    guard: V | None = None  # where the expression is evaluated (`--formal` index obligations); None: not tracked
 
     def bind(self, local: Local, v: V) -> "Ctx":
         return replace(self, env={**self.env, id(local): v})
@@ -174,7 +175,24 @@ class Exprs:
             return V(self.names[("const", ref)], ATOM, ty.width, value)
         if ctx.known is not None:
             return ctx.known[ref.name]
-        return V(self.names[("sig", ref.name)], ATOM, ref.ty.width, local=ref.name in ctx.block)
+        return V(self.signal_name(ref.name), ATOM, ref.ty.width, local=ref.name in ctx.block)
+
+    def signal_name(self, name: str) -> str:
+        """The Verilog name a signal is read and written by."""
+        return self.names[("sig", name)]
+
+    def index_used(self, i: V, limit: int, ctx: Ctx, what: str, span) -> None:
+        """A hook: index `i` must be below `limit` where `ctx` is evaluated (`--formal` asserts it)."""
+
+    def narrow(self, ctx: Ctx, cond: V, holds: bool = True) -> Ctx:
+        """`ctx` for an operand evaluated only where `cond` holds (or, with holds=False, fails)."""
+        if ctx.guard is None:
+            return ctx
+        if not holds:
+            cond = V("1'b1", ATOM, 1, 1) if cond.value == 0 else V("!" + unary_operand(cond), UNARY, 1)
+        if ctx.guard.value == 1 or cond.value == 0:
+            return replace(ctx, guard=cond)
+        return replace(ctx, guard=self.binop("&&", ctx.guard, cond, 1))
 
     # ---- operators -------------------------------------------------------------------
     def fold(self, ty: Ty, value: int | None, parts) -> V | None:
@@ -202,7 +220,8 @@ class Exprs:
         return V(e.op + unary_operand(a), UNARY, ty.width, value, **self.flags([a]))
 
     def e_Binary(self, e: S.Binary, ctx: Ctx) -> V:
-        l, r = self(e.left, ctx), self(e.right, ctx)
+        l = self(e.left, ctx)
+        r = self(e.right, self.narrow(ctx, l, e.op != "||") if e.op in ("&&", "||", "==>") else ctx)
         lt, ty = self.ty(e.left), self.ty(e)
         value = None
         if l.value is not None and r.value is not None:
@@ -211,6 +230,10 @@ class Exprs:
         if folded:
             return folded
         op, flags = e.op, self.flags((l, r))
+        if op in ("&&", "||", "==>") and l.loopy and l.value is not None:
+            # a left side built from a loop (or quantified) variable decides or drops out
+            decides = l.value == (1 if op == "||" else 0)
+            return const_v(int(op != "&&"), BOOL, loopy=True) if decides else r
         if op == "==>":
             return self.binop("||", V("!" + unary_operand(l), UNARY, 1), r, 1, value)
         if op in ("<<", ">>") and r.value is not None and r.value >= ty.width:
@@ -265,7 +288,7 @@ class Exprs:
         c = self(e.cond, ctx)
         if c.value is not None:  # a constant condition: emit only the branch taken
             return self(e.then if c.value else e.else_, ctx)
-        t, f = self(e.then, ctx), self(e.else_, ctx)
+        t, f = self(e.then, self.narrow(ctx, c)), self(e.else_, self.narrow(ctx, c, False))
         return self.mux(c, t, f, self.ty(e).width)
 
     def mux(self, c: V, t: V, f: V, width: int) -> V:
@@ -286,11 +309,24 @@ class Exprs:
             for arm in arms:
                 if arm is arms[-1] or s.value in self.pattern_values(arm.patterns, sty):
                     return self(arm.value, ctx)
-        result = self(arms[-1].value, ctx)
-        for arm in reversed(arms[:-1]):
+        ctxs = self.arm_contexts(ctx, s, arms, sty)
+        result = self(arms[-1].value, ctxs[-1])
+        for arm, actx in zip(reversed(arms[:-1]), reversed(ctxs[:-1])):
             cond = self.pattern_test(s, arm.patterns, sty)
-            result = self.mux(cond, self(arm.value, ctx), result, result.width)
+            result = self.mux(cond, self(arm.value, actx), result, result.width)
         return result
+
+    def arm_contexts(self, ctx: Ctx, s: V, arms, sty: Ty) -> list[Ctx]:
+        """The context of each arm: reached when its patterns match and no earlier arm's did."""
+        if ctx.guard is None:
+            return [ctx] * len(arms)
+        out, taken = [], None
+        for arm in arms:
+            wild = any(isinstance(p, S.PatWild) for p in arm.patterns)
+            c = V("1'b1", ATOM, 1, 1) if wild else self.pattern_test(s, arm.patterns, sty)
+            out.append(self.narrow(self.narrow(ctx, taken, False), c) if taken else self.narrow(ctx, c))
+            taken = c if taken is None else self.binop("||", taken, c, 1)
+        return out
 
     @staticmethod
     def live_arms(arms):
@@ -350,8 +386,11 @@ class Exprs:
     def e_Index(self, e: S.Index, ctx: Ctx) -> V:
         ref = self.d.refs.get(id(e.base)) if isinstance(e.base, S.Name) else None
         if isinstance(ref, Signal) and ref.is_array:
-            return self.element(ref, self(e.index, ctx), ctx)
+            i = self(e.index, ctx)
+            self.index_used(i, ref.size, ctx, f"index into `{ref.name}`", e.index.span)
+            return self.element(ref, i, ctx)
         a, i = self(e.base, ctx), self(e.index, ctx)
+        self.index_used(i, a.width, ctx, "bit index", e.index.span)
         if a.value is not None and i.value is not None:
             return const_v((a.value >> i.value) & 1, self.ty(e), a.loopy or i.loopy)
         if i.value is not None or a.width == 1:  # a dynamic index into one bit can only be 0
@@ -364,7 +403,7 @@ class Exprs:
 
     def element(self, sig: Signal, i: V, ctx: Ctx) -> V:
         """An element of a memory (a Verilog array) or a register array (a flat vector)."""
-        name, w = self.names[("sig", sig.name)], sig.ty.width
+        name, w = self.signal_name(sig.name), sig.ty.width
         if not self.is_ram(sig):
             if i.value is not None:
                 text = name + select_digits(i.value * w + w - 1, i.value * w)

@@ -54,6 +54,15 @@ class Case:
 
 
 @dataclass
+class Check:
+    """An immediate `assert` or `assume` (the `--formal` output only), with a label and a comment."""
+    cond: str
+    kind: str = "assert"
+    label: str | None = None
+    comment: str | None = None
+
+
+@dataclass
 class Group:
     """Statements under a comment: an unrolled loop."""
     comment: str
@@ -77,6 +86,7 @@ class Gen:
     def __init__(self) -> None:
         self.items: list[Generated] = []
         self.keys: dict[tuple, str] = {}
+        self.names: dict[int, str] = {}  # item index -> its name, once named
 
     def _add(self, item: Generated, key: tuple | None = None) -> str:
         if key is not None and key in self.keys:
@@ -138,7 +148,7 @@ class Gen:
         seen: set[int] = set()
         for t in texts:
             visit(t)
-        self.names = {i: names[("gen", i)] for i in used}
+        self.names.update({i: names[("gen", i)] for i in used})
         return [(self.names[i], self.items[i]) for i in used]
 
     def subst(self, text: str) -> str:
@@ -184,23 +194,31 @@ def prune(stmts: list, keep, gen: Gen, live: set[str] | None = None) -> tuple[li
             body, live = prune(st.body, keep, gen, live)
             if body:
                 out.append(Group(st.comment, body))
+        elif isinstance(st, Check):
+            live |= gen.reads(st.cond)
+            out.append(st)
     out.reverse()
     return out, live
 
 
-def assignments(stmts: list):
-    """Every assignment in `stmts`, in order."""
+def leaves(stmts: list):
+    """Every assignment and check in `stmts`, in order."""
     for st in stmts:
-        if isinstance(st, Assign):
+        if isinstance(st, (Assign, Check)):
             yield st
         elif isinstance(st, If):
-            yield from assignments(st.then)
-            yield from assignments(st.else_)
+            yield from leaves(st.then)
+            yield from leaves(st.else_)
         elif isinstance(st, Case):
             for arm in st.arms:
-                yield from assignments(arm.body)
+                yield from leaves(arm.body)
         elif isinstance(st, Group):
-            yield from assignments(st.body)
+            yield from leaves(st.body)
+
+
+def assignments(stmts: list):
+    """Every assignment in `stmts`, in order."""
+    return (st for st in leaves(stmts) if isinstance(st, Assign))
 
 
 def nested_temps(stmts: list, depth: int = 0, out: list | None = None) -> list[str]:
@@ -246,6 +264,11 @@ def render(stmts: list, depth: int) -> list[str]:
         elif isinstance(st, Group):
             lines.append(f"{pad}// {st.comment}")
             lines += render(st.body, depth)
+        elif isinstance(st, Check):
+            if st.comment:
+                lines.append(f"{pad}// {st.comment}")
+            label = f"{st.label}: " if st.label else ""
+            lines.append(f"{pad}{label}{st.kind} ({st.cond});")
     return lines
 
 

@@ -99,15 +99,16 @@ class ModuleLowering:
     def run(self) -> str:
         self.naming: list[str] = []  # texts in the order their generated names are handed out
         logic = self.logic()
-        used = self.gen.name_all(self.naming, self.names)
+        used = self.used = self.gen.name_all(self.naming, self.names)
         sections = [self.localparams(), self.declarations() + self.generated_decls(used),
-                    self.functions(used)] + _merge_assigns(logic)
-        body = []
-        for lines in sections:
-            if lines:
-                body += [""] + [INDENT + line if line else "" for line in lines]
+                    self.functions(used)] + merge_assigns(logic)
+        body = layout(sections) + self.appendix()
         text = "\n".join(self.header() + body + ["", "endmodule", ""])
         return self.gen.subst(text)
+
+    def appendix(self) -> list[str]:
+        """Lines after the logic, before `endmodule` (the `--formal` lowering adds its section)."""
+        return []
 
     def header(self) -> list[str]:
         ports = [INDENT + self.port(p) for p in self.d.ports]
@@ -143,22 +144,19 @@ class ModuleLowering:
         return out
 
     def declarations(self) -> list[str]:
-        out = []
-        for sig in self.signals:
-            if sig.is_port:
-                continue
-            name, w = self.name(sig), sig.ty.width
-            if self.x.is_ram(sig):
-                out.append(f"reg {_range(w)}{name} [0:{sig.size - 1}];")
-            elif sig.is_array:
-                what = "never reset, " if sig.kind == "mem" else ""
-                out.append(f"reg {_range(w * sig.size)}{name};  // {sig.size} x {sig.ty}, {what}"
-                           f"element i is {name}[i * {w} +: {w}]")
-            elif sig.kind == "reg" or self.is_reg(sig):
-                out.append(f"reg {_range(w)}{name};")
-            else:
-                out.append(f"wire {_range(w)}{name};")
-        return out
+        return [self.declaration(sig) for sig in self.signals if not sig.is_port]
+
+    def declaration(self, sig: Signal) -> str:
+        name, w = self.name(sig), sig.ty.width
+        if self.x.is_ram(sig):
+            return f"reg {_range(w)}{name} [0:{sig.size - 1}];"
+        if sig.is_array:
+            what = "never reset, " if sig.kind == "mem" else ""
+            return (f"reg {_range(w * sig.size)}{name};  // {sig.size} x {sig.ty}, {what}"
+                    f"element i is {name}[i * {w} +: {w}]")
+        if sig.kind == "reg" or self.is_reg(sig):
+            return f"reg {_range(w)}{name};"
+        return f"wire {_range(w)}{name};"
 
     def generated_decls(self, used) -> list[str]:
         regs = [f"reg {_range(g.width)}{n};" for n, g in used if g.kind == "reg"]
@@ -173,20 +171,21 @@ class ModuleLowering:
         return out
 
     # ---- logic -------------------------------------------------------------------------
-    def logic(self) -> list[list[str]]:
+    def logic(self, ghost: bool = False) -> list[list[str]]:
+        """The design's logic (or, with ghost=True, its ghost logic), block by block."""
         blocks = []
         for item in self.d.module.items:
-            if getattr(item, "ghost", False):
+            if is_ghost(self.d, item) != ghost:
                 continue
             if isinstance(item, S.WireDecl) and item.value is not None:
                 blocks.append(self.continuous(item.name, item.value))
-            elif isinstance(item, S.ModAssign) and not self.d.signals[item.target].ghost:
+            elif isinstance(item, S.ModAssign):
                 blocks.append(self.continuous(item.target, item.value))
             elif isinstance(item, S.CombBlock):
                 blocks.append(self.comb(item))
             elif isinstance(item, S.SeqBlock):
                 blocks += self.seq(item)
-        held = [s for s in self.signals if s.init is not None and s.name not in self.d.drivers]
+        held = [s for s in self.signals if s.ghost == ghost and s.init is not None and s.name not in self.d.drivers]
         if held:
             blocks.append(self.clocked(self.reset_branch(held, []), self.d.reset_async))
         return [b for b in blocks if b]
@@ -309,7 +308,23 @@ class ModuleLowering:
         return self.named([f"always @({events}) begin"] + render(stmts, 1) + ["end"])
 
 
-def _merge_assigns(blocks: list[list[str]]) -> list[list[str]]:
+def is_ghost(d: Design, item) -> bool:
+    """Whether a module item is ghost logic (or a ghost declaration)."""
+    if isinstance(item, S.ModAssign):
+        return d.signals[item.target].ghost
+    return getattr(item, "ghost", False)
+
+
+def layout(sections: list[list[str]]) -> list[str]:
+    """Non-empty sections, each after a blank line, indented one level."""
+    body = []
+    for lines in sections:
+        if lines:
+            body += [""] + [INDENT + line if line else "" for line in lines]
+    return body
+
+
+def merge_assigns(blocks: list[list[str]]) -> list[list[str]]:
     """Consecutive blocks of `assign`s form one paragraph."""
     out: list[list[str]] = []
     for b in blocks:

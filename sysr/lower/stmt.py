@@ -59,15 +59,20 @@ class Stmts:
         v = self.x(st.value, ctx)
         rhs, chain = v.rhs, v.chain
         op = "=" if isinstance(st, S.Assign) else "<="
-        name = self.x.names[("sig", sig.name)]
+        name = self.x.signal_name(sig.name)
         if sig.is_array:
-            lhs = self.x.element(sig, self.x(lv.index, ctx), replace(ctx, mode="seq")).text
+            i = self.x(lv.index, ctx)
+            self.x.index_used(i, sig.size, ctx, f"index into `{sig.name}`", lv.index.span)
+            lhs = self.x.element(sig, i, replace(ctx, mode="seq")).text
             kind = "mem" if self.x.is_ram(sig) else "reg"
             return Assign(lhs, rhs, op, kind, chain=chain, signal=sig.name)
+        i = self.x(lv.index, ctx) if lv.index is not None else None
+        if i is not None:
+            self.x.index_used(i, sig.ty.width, ctx, f"bit index into `{sig.name}`", lv.index.span)
         if sig.ty.width == 1:  # a scalar: its only bit or slice is itself
             pass
-        elif lv.index is not None:
-            name += f"[{index_text(self.x(lv.index, ctx))}]"
+        elif i is not None:
+            name += f"[{index_text(i)}]"
         elif lv.hi is not None:
             name += select_digits(self.d.const_values[id(lv.hi)], self.d.const_values[id(lv.lo)])
         return Assign(name, rhs, op, "reg", chain=chain, signal=sig.name)
@@ -88,13 +93,18 @@ class Stmts:
             for arm in arms:
                 if arm is arms[-1] or s.value in self.x.pattern_values(arm.patterns, sty):
                     return self.block(arm.body, ctx)
+        last = arms[-1]
+        if ctx.guard is not None and not any(isinstance(p, S.PatWild) for p in last.patterns):
+            # the default arm is reached only by its own patterns (the same for any valid value)
+            lctx = self.x.narrow(ctx, self.x.pattern_test(s, last.patterns, sty))
+        else:
+            lctx = ctx
         if len(arms) == 1:
-            return self.block(arms[0].body, ctx)
+            return self.block(arms[0].body, lctx)
         out = [Arm([self.x.pattern_label(p, sty) for p in arm.patterns], self.block(arm.body, ctx))
                for arm in arms[:-1]]
-        last = arms[-1]
         named = [self.x.pattern_label(p, sty) for p in last.patterns if not isinstance(p, S.PatWild)]
-        out.append(Arm(None, self.block(last.body, ctx), ", ".join(named) or None))
+        out.append(Arm(None, self.block(last.body, lctx), ", ".join(named) or None))
         return [Case(s.text, out)]  # .text keeps a signed shift self-determined (`{... >>> n}`)
 
     def for_(self, st: S.For, ctx: Ctx) -> list:

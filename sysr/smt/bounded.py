@@ -2,7 +2,7 @@
 z3's failures turned into "unknown" with the reason, and z3 running out of memory turned into a
 MemoryError (which the pipeline reports as L008).
 
-`prove.make_solver` builds every solver as a `BoundedSolver`. `proofs(t, limit)` sets, for the
+`unroll.make_solver` builds every solver as a `BoundedSolver`. `proofs(t, limit)` sets, for the
 proofs running on this thread, the `time.monotonic()` by which every query must end; a query
 asked after it is unknown at once, and `reason_unknown()` then says why in words that fit a
 V003 message. Within `proofs`, z3's memory is capped below the process's address-space limit

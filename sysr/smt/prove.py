@@ -1,18 +1,23 @@
 """Proof obligations and their verdicts: vacuity, bounded model checking from reset, k-induction.
 
 `verify(design, options, source)` elaborates the design, then
-1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core),
-2. runs BMC from the reset state, one incremental solver, shortest counterexample first (V002,
-   each trace replayed on the concrete evaluator before it is shown),
-3. runs k-induction with the properties as lemmas, dropping lemmas that fail until the rest
-   prove each other (V007 with a counterexample to induction),
+1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core;
+   one incremental solver over the requirements' own cone of influence, and cycle 0 alone when
+   they read no state, since then every cycle is the same constraint on fresh inputs),
+2. checks every property in cycle 0 from reset, settles those that hold in any state or one
+   cycle after any state, checks the rest from reset up to cycle k-1 (V002, the shortest
+   counterexample first, each trace replayed on the concrete evaluator before it is shown),
+3. runs k-induction with the properties as lemmas, dropping lemmas that a counterexample breaks
+   until the rest prove each other, then searches from reset to the depth for the properties
+   left (a real counterexample, V002, or else V007 with a counterexample to induction),
 and reports a solver that gives up as V003, never as proven or refuted: that includes a query
-past the check's time limit and z3 failing (see `sysr.smt.bounded`).
+past the check's time limit and z3 failing (see `sysr.smt.bounded`). Every property query
+goes to a solver of its own (`decide`): z3's one-shot bit-vector tactics decide these much
+faster than its incremental core, which only the vacuity checks (unsat cores) use.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 
@@ -24,71 +29,17 @@ from ..evaluate import ArrayValue, Evaluator
 from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
-from .bounded import BoundedSolver, proofs
-from .encode import CycleEncoder, arrays_equal, bv, enum_valid, make_vars, truth
+from .cone import state_cone
+from .encode import bv
+from .unroll import Unrolling, make_solver
+from .bounded import proofs
 
 
 QUICK_S = 2.0  # time limit for the lemma-free induction check
-SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
 
 
 class VerifierBug(Exception):
     """The verifier contradicted itself (e.g. a trace that does not replay): a bug in sysr."""
-
-
-def make_solver(timeout_s: float) -> z3.Solver:
-    """The one place solvers are made: a fresh context, fixed seeds and a per-query timeout, so
-    that verdicts and traces do not depend on what ran before in the same process."""
-    s = BoundedSolver(z3.Context(), SOLVER_LOGIC, timeout_s)
-    s.set("random_seed", 0)
-    return s
-
-
-class Unrolling:
-    """Cycles 0..n of the system as z3 terms, built on demand."""
-
-    def __init__(self, system: E.System, tag: str, ctx: z3.Context) -> None:
-        self.sys = system
-        self.tag = tag
-        self.ctx = ctx
-        self.vars: list[dict] = []
-        self.encs: list[CycleEncoder] = []
-
-    def cycle(self, t: int) -> CycleEncoder:
-        while len(self.encs) <= t:
-            v = make_vars(self.sys, f"{self.tag}{len(self.vars)}", self.ctx)
-            self.vars.append(v)
-            self.encs.append(CycleEncoder(self.sys, v, self.ctx))
-        return self.encs[t]
-
-    def transition(self, t: int) -> list:
-        cur, nxt = self.cycle(t), self.cycle(t + 1)
-        return [arrays_equal(nxt.vars[sv.name], cur.enc(sv.next)) for sv in self.sys.state]
-
-    def init(self) -> list:
-        enc = self.cycle(0)
-        out = []
-        for sv in self.sys.state:
-            if sv.init is None:
-                continue
-            if sv.size is not None:
-                enc_init = enc.enc(E.ConstArr(sv.init, sv.ty, sv.size))
-                out.append(arrays_equal(enc.vars[sv.name], enc_init))
-            else:
-                out.append(enc.vars[sv.name] == enc.bv(sv.init, sv.ty.width))
-        return out
-
-    def valid(self, t: int, state_too: bool) -> list:
-        enc = self.cycle(t)
-        out = [enum_valid(enc.vars[n], ty, self.sys) for n, ty in self.sys.enum_inputs]
-        if state_too:
-            for sv in self.sys.state:
-                if sv.ty.kind == "enum" and sv.size is None:
-                    out.append(enum_valid(enc.vars[sv.name], sv.ty, self.sys))
-        return out
-
-    def prop(self, p: E.Prop, t: int):
-        return truth(self.cycle(t).enc(p.expr))
 
 
 @dataclass
@@ -121,17 +72,7 @@ class Prover:
                 p.text = self.snippet(p.text_span or p.span)
 
     def snippet(self, span: Span) -> str:
-        """The source text under a span, on one line (whitespace runs folded)."""
-        if not (1 <= span.line <= span.end_line <= len(self.lines)):
-            return ""
-        if span.line == span.end_line:
-            text = self.lines[span.line - 1][span.column - 1: span.end_column - 1]
-        else:
-            parts = [self.lines[span.line - 1][span.column - 1:]]
-            parts += self.lines[span.line: span.end_line - 1]
-            parts.append(self.lines[span.end_line - 1][: span.end_column - 1])
-            text = " ".join(parts)
-        return " ".join(text.split())
+        return E.source_snippet(self.lines, span)
 
     # ---- formatting ----------------------------------------------------------------------
     def fmt(self, value, ty: Ty | None) -> str:
@@ -232,9 +173,15 @@ class Prover:
             # No state: every cycle is the same function of its inputs, so cycle 0 decides.
             k = depth = 1
         self.bmc_init()
-        if not self.bmc(0, k, range(len(self.verdicts))):
+        if not self.bmc(0, 1, range(len(self.verdicts))):
             return self.diags, self.json()
-        failed = self.induction(k)
+        # What holds in any state, or one cycle after any state, needs no more bounded cycles and
+        # no induction: settle it on those small problems first.
+        settled = self.settle(k)
+        rest = [i for i, v in enumerate(self.verdicts) if id(v) not in settled]
+        if not self.bmc(1, k, rest):
+            return self.diags, self.json()
+        failed = self.induction(k, settled)
         proven = [i for i, v in enumerate(self.verdicts) if v.status == "proven" and id(v) not in failed]
         pending = [i for i, v in enumerate(self.verdicts) if id(v) in failed]
         for i in proven:  # true in every reachable state: facts for the deeper search
@@ -250,12 +197,72 @@ class Prover:
 
     def bmc_init(self) -> None:
         s = make_solver(self.opts.timeout)
-        self.bmc_solver = s
+        self.bmc_solver = s  # incremental, for whether the requirements can hold (V001, with a core)
         self.bmc_un = Unrolling(self.sys, "", s.ctx)
         self.bmc_lits = [z3.Bool(f"requires#{j}", s.ctx) for j in range(len(self.sys.requires))]
+        init = self.bmc_un.init()
+        self.bmc_built: list[list] = []  # per cycle, the unrolling of the whole design (cycle 0: and the reset state)
+        self.bmc_pending: list = []  # the cycles added but not built yet
         self.facts: list[E.Prop] = []
-        self.fact_lits: list = []  # one per cycle where the facts are asserted
-        s.add(*self.bmc_un.init())
+        self.requires_cone = state_cone(self.sys, [r.expr for r in self.sys.requires])
+        s.add(*init)
+        self.bmc_init_terms = init
+        self.bmc_cycles = 0  # cycles 0..bmc_cycles-1 are in the unrolling
+        # Requirements that read no state constrain each cycle's own inputs only: if they can hold
+        # in cycle 0 they can in every cycle, whatever happened before.
+        self.requires_read_state = bool(self.requires_cone)
+
+    def extend(self) -> bool:
+        """Add the next cycle to the bounded unrolling; False when the requirements cannot hold
+        in it (V001) or the solver cannot tell (V003)."""
+        s, un, lits, t = self.bmc_solver, self.bmc_un, self.bmc_lits, self.bmc_cycles
+        self.bmc_cycles += 1
+        facts = list(self.facts)
+        self.bmc_pending.append(lambda: self.full_cycle(t, facts))
+        if t > 0:  # the requirements' own cone is all that decides whether they can hold
+            s.add(*un.transition(t - 1, self.requires_cone))
+        s.add(*un.valid(t, state_too=False))
+        for lit, r in zip(lits, self.sys.requires):
+            s.add(z3.Implies(lit, un.prop(r, t)))
+        if t > 0 and not self.requires_read_state:
+            return True
+        res = s.check(*lits)
+        if res == z3.unsat:
+            self.vacuous(s.unsat_core(), lits, t)
+            return False
+        if res == z3.unknown:
+            self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
+                                            f"requirements can hold in cycle {t} ({s.reason_unknown()})",
+                                    self.d.module.name_span, "raise --timeout, or simplify the requirements"))
+            for v in self.verdicts:  # nothing is decided without the requirements
+                if v.status == "proven":
+                    v.status = "unknown"
+            return False
+        return True
+
+    def full_cycle(self, t: int, facts: list) -> list:
+        """The whole design's cycle t of the bounded unrolling, with the facts known then."""
+        un = self.bmc_un
+        out = (un.transition(t - 1) if t > 0 else []) + un.valid(t, state_too=False)
+        out += [un.prop(r, t) for r in self.sys.requires]
+        if facts:
+            out.append(z3.And([un.prop(f, t) for f in facts]))
+        return out
+
+    def terms_to(self, t: int) -> list:
+        """The bounded unrolling of cycles 0..t, built when a property query first needs it."""
+        while self.bmc_pending and len(self.bmc_built) <= t:
+            self.bmc_built.append(self.bmc_pending.pop(0)())
+        return [x for cyc in self.bmc_built[:t + 1] for x in cyc]
+
+    def decide(self, terms: list, goal, timeout_s: float | None = None):
+        """One query in a solver of its own: z3's one-shot bit-vector tactics are much faster
+        than its incremental core on these. (result, model or None, reason when unknown)."""
+        s = make_solver(self.opts.timeout if timeout_s is None else timeout_s, goal.ctx)
+        s.add(*terms)
+        s.add(goal)
+        res = s.check()
+        return res, (s.model() if res == z3.sat else None), (s.reason_unknown() if res == z3.unknown else "")
 
     def bmc(self, start: int, stop: int, indexes) -> bool:
         """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the
@@ -263,33 +270,16 @@ class Prover:
         requirements cannot be met (nothing else is meaningful then)."""
         s, un, lits = self.bmc_solver, self.bmc_un, self.bmc_lits
         active = [k for k in indexes if self.verdicts[k].status == "proven"]
+        if start > 0 and not active and not self.requires_read_state:
+            return True  # nothing left to check in these cycles
         for t in range(start, stop):
-            if t > 0:
-                s.add(*un.transition(t - 1))
-            s.add(*un.valid(t, state_too=False))
-            for lit, r in zip(lits, self.sys.requires):
-                s.add(z3.Implies(lit, un.prop(r, t)))
-            res = s.check(*lits)
-            if res == z3.unsat:
-                self.vacuous(s.unsat_core(), lits, t)
-                return False
-            if res == z3.unknown:
-                self.diags.append(error("V003", f"not proven: the solver could not decide whether the "
-                                                f"requirements can hold in cycle {t} ({s.reason_unknown()})",
-                                        self.d.module.name_span, "raise --timeout, or simplify the requirements"))
-                for v in self.verdicts:  # nothing is decided without the requirements
-                    if v.status == "proven":
-                        v.status = "unknown"
-                return False
-            if self.facts:
-                lit = z3.Bool(f"facts#{t}", s.ctx)
-                s.add(z3.Implies(lit, z3.And([un.prop(f, t) for f in self.facts])))
-                self.fact_lits.append(lit)
+            while self.bmc_cycles <= t:
+                if not self.extend():
+                    return False
             while active:
-                q = z3.Bool(f"bad#{t}#{len(active)}", s.ctx)
-                s.add(z3.Implies(q, z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])))
+                goal = z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])
                 t0 = time.perf_counter()
-                res = s.check(*lits, *self.fact_lits, q)
+                res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t), goal)
                 spent = time.perf_counter() - t0
                 for k in active:
                     self.verdicts[k].time_s += spent / len(active)
@@ -300,10 +290,9 @@ class Prover:
                     active = self.one_by_one(active, t)  # isolate the hard property
                     break  # every property is decided for this cycle
                 if res == z3.unknown:
-                    self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", s.reason_unknown())
+                    self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", reason)
                     active = []
                     break
-                model = s.model()
                 failed = [k for k in active if z3.is_false(model.eval(un.prop(self.verdicts[k].prop, t),
                                                                       model_completion=True))]
                 if not failed:
@@ -319,14 +308,15 @@ class Prover:
     def one_by_one(self, active: list[int], t: int) -> list[int]:
         """After a combined query came back unknown: decide each property alone at cycle t.
         Unknown gives V003, a counterexample gives V002; returns the properties still standing."""
-        s, un = self.bmc_solver, self.bmc_un
+        un = self.bmc_un
         keep = []
         for k in active:
-            res = s.check(*self.bmc_lits, *self.fact_lits, z3.Not(un.prop(self.verdicts[k].prop, t)))
+            res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t),
+                                             z3.Not(un.prop(self.verdicts[k].prop, t)))
             if res == z3.unknown:
-                self.give_up(self.verdicts[k], f"bounded check at cycle {t}", s.reason_unknown())
+                self.give_up(self.verdicts[k], f"bounded check at cycle {t}", reason)
             elif res == z3.sat:
-                self.refuted(self.verdicts[k], self.replay(s.model(), un, t, free_all=False), t)
+                self.refuted(self.verdicts[k], self.replay(model, un, t, free_all=False), t)
             else:
                 keep.append(k)
         return keep
@@ -390,56 +380,96 @@ class Prover:
                             v.trace if same_as is None else None)
         self.diags.append(v.diag)
 
-    def induction(self, k: int) -> dict[int, tuple]:
+    def induction(self, k: int, settled: set[int]) -> dict[int, tuple]:
         """k-induction over the properties not refuted, as lemmas of each other; a lemma that
-        fails is dropped until the rest prove each other. Returns the failures by id(verdict)."""
+        fails is dropped until the rest prove each other (the `settled` ones hold in every
+        reachable state already: lemmas only). Returns the failures by id(verdict)."""
         candidates = [v for v in self.verdicts if v.status == "proven"]
         failed: dict[int, tuple] = {}
         if not candidates:
             return failed
-        s = make_solver(self.opts.timeout)
-        un = Unrolling(self.sys, "i", s.ctx)
+        un = self.free_unrolling()
+        base: list = []
         for t in range(k + 1):
-            s.add(*un.valid(t, state_too=True))
-            for r in self.sys.requires:
-                s.add(un.prop(r, t))
+            base += un.valid(t, state_too=True)
+            base += [un.prop(r, t) for r in self.sys.requires]
             if t < k:
-                s.add(*un.transition(t))
-        lemma_lits = {id(v): z3.Bool(f"lemma#{i}", s.ctx) for i, v in enumerate(candidates)}
-        for v in candidates:
-            for t in range(k):
-                s.add(z3.Implies(lemma_lits[id(v)], un.prop(v.prop, t)))
-        # Properties that hold in every state (facts about one cycle's values) need no induction:
-        # settle them first on a one-cycle problem, so that the whole unrolling cannot make an
-        # easy property time out.
-        settled = self.hold_everywhere(candidates)
+                base += un.transition(t)
+        lemma_terms = {id(v): [un.prop(v.prop, t) for t in range(k)] for v in candidates}
         lemmas = list(candidates)
-        changed = True
-        while changed:
-            changed = False
-            for v in [x for x in lemmas if id(x) not in settled]:
-                t0 = time.perf_counter()
-                res = s.check(*[lemma_lits[id(x)] for x in lemmas], z3.Not(un.prop(v.prop, k)))
-                v.time_s += time.perf_counter() - t0
-                if res == z3.unsat:
-                    continue
-                lemmas.remove(v)
-                changed = True
-                if res == z3.unknown:
-                    self.give_up(v, f"induction step (k={k})", s.reason_unknown())
-                else:
-                    failed[id(v)] = (v, s.model(), un)
+        while True:
+            pending = [x for x in lemmas if id(x) not in settled]
+            if not pending:
+                break
+            assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
+            goal = z3.Or([z3.Not(un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
+            t0 = time.perf_counter()
+            res, model, reason = self.decide(base + assumed, goal, QUICK_S if len(pending) > 1 else None)
+            for v in pending:
+                v.time_s += (time.perf_counter() - t0) / len(pending)
+            if res == z3.unsat:
+                break
+            if res == z3.unknown and len(pending) > 1:
+                dropped = self.induction_each(pending, base + assumed, un, k, failed)
+            elif res == z3.unknown:
+                self.give_up(pending[0], f"induction step (k={k})", reason)
+                dropped = pending
+            else:  # a counterexample to induction: drop every lemma it breaks, try the rest again
+                dropped = [v for v in pending if z3.is_false(model.eval(un.prop(v.prop, k), model_completion=True))]
+                if not dropped:
+                    raise VerifierBug("a counterexample to induction violates no property")
+                for v in dropped:
+                    failed[id(v)] = (v, model, un)
+            if not dropped:
+                break
+            lemmas = [x for x in lemmas if x not in dropped]
         return failed
 
-    def hold_everywhere(self, candidates: list[Verdict]) -> set[int]:
-        """The ids of the properties that hold in any state under the requirements (one free cycle),
-        each checked with a short time limit."""
-        s = make_solver(min(self.opts.timeout, QUICK_S))
-        un = Unrolling(self.sys, "e", s.ctx)
-        s.add(*un.valid(0, state_too=True))
-        for r in self.sys.requires:
-            s.add(un.prop(r, 0))
-        return {id(v) for v in candidates if s.check(z3.Not(un.prop(v.prop, 0))) == z3.unsat}
+    def induction_each(self, pending: list[Verdict], terms: list, un: Unrolling, k: int,
+                       failed: dict[int, tuple]) -> list[Verdict]:
+        """After the query over all came back unknown: each property alone. Returns those that
+        fail (recorded in `failed`) or stay undecided (V003)."""
+        dropped = []
+        for v in pending:
+            t0 = time.perf_counter()
+            res, model, reason = self.decide(terms, z3.Not(un.prop(v.prop, k)))
+            v.time_s += time.perf_counter() - t0
+            if res == z3.sat:
+                failed[id(v)] = (v, model, un)
+            elif res == z3.unknown:
+                self.give_up(v, f"induction step (k={k})", reason)
+            if res != z3.unsat:
+                dropped.append(v)
+        return dropped
+
+    def free_unrolling(self) -> Unrolling:
+        """Cycles from an arbitrary state (induction and `settle`), built once."""
+        if getattr(self, "_free", None) is None:
+            self._free = Unrolling(self.sys, "i", z3.Context())
+        return self._free
+
+    def settle(self, k: int) -> set[int]:
+        """The ids of the properties not refuted in cycle 0 that hold in any state under the
+        requirements, or (when k > 1) in any state one cycle after any state: then, with cycle 0
+        checked from reset, they hold in every reachable state. Each query has a short time limit."""
+        candidates = [v for v in self.verdicts if v.status == "proven"]
+        settled: set[int] = set()
+        timeout = min(self.opts.timeout, QUICK_S)
+        un = self.free_unrolling()
+        for steps in (0, 1) if k > 1 and self.sys.state else (0,):
+            base: list = []
+            for t in range(steps + 1):
+                base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
+                if t < steps:
+                    base += un.transition(t)
+            for v in candidates:
+                if id(v) in settled:
+                    continue
+                t0 = time.perf_counter()
+                if self.decide(base, z3.Not(un.prop(v.prop, steps)), timeout)[0] == z3.unsat:
+                    settled.add(id(v))
+                v.time_s += time.perf_counter() - t0
+        return settled
 
     def not_inductive(self, v: Verdict, model, un: Unrolling, k: int) -> None:
         idx = self.verdicts.index(v)

@@ -1,0 +1,133 @@
+"""yosys-smtbmc as an independent prover for `sysr check`: one design, both provers, their disagreements.
+
+`cross_check(path, workdir)` checks a sysr design with `sysr check` (default options), lowers it
+with `sysr lower --formal` and runs the formal flow of `bench.smtbmc` on it to the same depths
+(`--depth 20 --induction 2`; a design without state is decided by one cycle, as in the checker,
+so both use 1 and 1). Then it compares, verdict by verdict:
+
+- accepted: smtbmc's BMC and k-induction pass;
+- V002 (a property fails from reset): smtbmc's BMC fails in the same cycle as the checker's
+  shortest counterexample, and every assertion it names failed in that cycle in the checker too
+  (but for an index out of range in that cycle: it reads 0 in the checker and x, any value, in
+  Verilog, so other assertions may fail with it);
+- V001 (the requirements cannot hold): smtbmc finds the assumptions unsatisfiable in that cycle;
+- V007 only (true up to the depth, not inductive): BMC passes, k-induction fails at the same k, and
+  the assertions its counterexample breaks are among those the checker found not inductive. A
+  V007 property may well be true; "refuted" then means only "not k-inductive", which both agree on.
+
+Any difference is a soundness bug in one of the two (or in the `--formal` lowering). The record
+is data; the caller decides what to do with the disagreements.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sysr.elab import elaborate
+from sysr.lower import FormalUnsupported, lower_formal
+from sysr.pipeline import Options, check
+
+from .smtbmc import FlowResult, formal_flow
+
+DEPTH, INDUCTION = Options().depth, Options().induction
+_LABEL = re.compile(r"^(ensures|invariant|assert|index)_l(\d+)(?:_\d+)?$")
+_CYCLE = re.compile(r"in cycle (\d+)")
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    path: str
+    codes: tuple[str, ...]  # the checker's error codes (empty: accepted)
+    depth: int
+    induction: int
+    flow: FlowResult | None  # None when the design could not be lowered
+    disagreements: tuple[str, ...]
+    check_s: float
+
+    @property
+    def checker(self) -> str:
+        return "accepted" if not self.codes else " ".join(self.codes)
+
+
+def _lines(props: list[dict], status: str, cycle: int | None = None) -> set[int]:
+    """Source lines of the checker's properties with this status (and failing cycle)."""
+    out = set()
+    for p in props:
+        if p["status"] != status:
+            continue
+        if cycle is not None and (p.get("trace") or {}).get("failing_cycle") != cycle:
+            continue
+        out.add(p["span"]["line"])
+    return out
+
+
+def _strangers(labels, lines: set[int]) -> list[str]:
+    """The failing assertions that do not name one of these source lines."""
+    out = []
+    for label in labels:
+        m = _LABEL.match(label)
+        if m is None or int(m.group(2)) not in lines:
+            out.append(label)
+    return out
+
+
+def compare(outcome, flow: FlowResult) -> list[str]:
+    """What smtbmc says that the checker does not (empty: they agree)."""
+    codes = sorted({d.code for d in outcome.diagnostics if d.severity.name == "ERROR"})
+    props = outcome.properties
+    v = flow.verdict
+    if v == "error":
+        return [f"the formal flow failed: {flow.prep.log or flow.bmc.log or flow.induction.log}"[:2000]]
+    if "V003" in codes:
+        return [f"the checker gave up (V003), so nothing can be compared; smtbmc says {v}"]
+    if not codes:
+        return [] if v == "proven" else [f"the checker proved every property; smtbmc: {v} "
+                                         f"(step {flow.bmc.step}, {', '.join(flow.bmc.failed or flow.induction.failed)})"]
+    if "V002" in codes:
+        first = min(p["trace"]["failing_cycle"] for p in props if p["status"] == "refuted")
+        if v != "refuted" or flow.bmc.step != first:
+            return [f"the checker refutes a property in cycle {first}; smtbmc: {v} (step {flow.bmc.step})"]
+        odd = _strangers(flow.bmc.failed, _lines(props, "refuted", first))
+        if any(p["kind"] == "index" and p["status"] == "refuted" and p["trace"]["failing_cycle"] == first
+               for p in props):
+            # an index out of range reads 0 for the checker and x (any value) in Verilog: in that
+            # cycle smtbmc may break other assertions too; only the step has to agree
+            odd = [label for label in odd if label.startswith("index_")]
+        return [f"smtbmc's trace breaks {', '.join(odd)} in step {first}, which the checker does not "
+                "refute in that cycle"] if odd else []
+    if "V001" in codes:
+        diag = next(d for d in outcome.diagnostics if d.code == "V001")
+        m = _CYCLE.search(diag.message)
+        cycle = int(m.group(1)) if m else 0
+        if v != "vacuous" or flow.bmc.step != cycle:
+            return [f"the checker finds the requirements unsatisfiable in cycle {cycle}; smtbmc: {v} "
+                    f"(step {flow.bmc.step})"]
+        return []
+    if codes == ["V007"]:
+        if v != "not-inductive":
+            return [f"the checker finds a property true to the depth but not inductive; smtbmc: {v}"]
+        odd = _strangers(flow.induction.failed, _lines(props, "not-inductive"))
+        return [f"smtbmc's counterexample to induction breaks {', '.join(odd)}, which the checker "
+                "proves"] if odd else []
+    return [f"unexpected checker verdict {codes}"]
+
+
+def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossCheck:
+    text = path.read_text()
+    t0 = time.perf_counter()
+    outcome = check(text, Options())
+    check_s = time.perf_counter() - t0
+    codes = tuple(sorted({d.code for d in outcome.diagnostics if d.severity.name == "ERROR"}))
+    if outcome.design is None or any(not c.startswith("V") for c in codes):
+        return CrossCheck(str(path), codes, 0, 0, None, ("rejected by the static checks",), check_s)
+    stateless = not elaborate(outcome.design).state
+    depth, k = (1, 1) if stateless else (DEPTH, INDUCTION)
+    try:
+        verilog = lower_formal(outcome.design, path.name, text)
+    except FormalUnsupported as e:
+        return CrossCheck(str(path), codes, depth, k, None, (f"--formal: {e}",), check_s)
+    flow = formal_flow(verilog, depth, k, workdir, timeout_s)
+    return CrossCheck(str(path), codes, depth, k, flow, tuple(compare(outcome, flow)), check_s)

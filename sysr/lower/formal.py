@@ -1,0 +1,218 @@
+"""`sysr lower --formal`: the lowered module plus its properties, for Yosys' formal flow.
+
+The output is exactly `sysr lower`'s module with one more section, under `ifdef FORMAL`, that
+states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
+`yosys read_verilog -formal` (SymbiYosys, yosys-smtbmc):
+
+- ghost state and ghost logic, as ordinary registers, wires and blocks;
+- the history registers behind `prev(e)` (each takes `e` at every clock edge), and `prev_valid`,
+  which is 1 when the previous cycle exists and did not have the reset active: a property or
+  requirement that mentions `prev` is checked (assumed) only then;
+- an `initial` block: every register starts at its reset value, as the checker's bounded check
+  does (memories and history registers start arbitrary);
+- `requires` as `assume`, and an `assume` that every enum-typed input holds a variant;
+  `ensures`, `invariant` and `assert` as `assert`, and an `assert` that every enum register holds
+  a variant (what the checker's induction takes for granted);
+- every dynamic index as an `assert` that it is in range where it is evaluated: in `always @*`
+  copies of the blocks that index dynamically (a seq block's copy without its writes, a comb
+  block's with its signals renamed), and with the properties for expressions outside blocks.
+
+Without FORMAL defined the text is the same design as `sysr lower`'s, token for token.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..front import syntax as S
+from ..elab import elaborate, mentions_prev, source_snippet
+from ..model import Design
+from .expr import Ctx, _range, literal, syntax_nodes
+from .formal_expr import FormalExprs, FormalStmts, FormalUnsupported, checking
+from .ir import INDENT, Assign, Check, Group, If, leaves, nested_temps, prune, render
+from .module import ModuleLowering, layout, merge_assigns
+from .names import VERILOG_KEYWORDS
+
+__all__ = ["lower_formal", "FormalUnsupported"]
+
+
+def lower_formal(design: Design, source_name: str, source_text: str = "") -> str:
+    """The `--formal` Verilog text of a design that passed the static checks."""
+    return FormalLowering(design, source_name, source_text).run()
+
+
+class FormalLowering(ModuleLowering):
+    def __init__(self, design: Design, source_name: str, source_text: str) -> None:
+        super().__init__(design, source_name)
+        self.lines = source_text.splitlines()
+
+    def quote(self, span: S.Span) -> str:
+        return source_snippet(self.lines, span)
+
+    def appendix(self) -> list[str]:
+        """The `ifdef FORMAL` section (lowered after the design, whose names stay as they are)."""
+        d = self.d
+        base_used = {id(g) for _, g in self.used}
+        self.signals = list(d.signals.values())
+        ghosts = [s for s in self.signals if s.ghost]
+        for escaped in (False, True):  # ghost names after every name of the design
+            for s in ghosts:
+                if (s.name in VERILOG_KEYWORDS) == escaped:
+                    self.names.claim(("sig", s.name), s.name)
+        self.constants = self.unwritten_memories(ghosts)
+        self.x = FormalExprs(d, self.names, self.gen, self.x.flat | self.constants)
+        self.s = FormalStmts(d, self.x, self.gen)
+        self.x.source = self.quote
+        counter = itertools.count()
+        self.x.labels = lambda base: self.names.claim(("label", next(counter)), base)
+
+        self.naming = []
+        ghost_logic = merge_assigns(self.logic(ghost=True))
+        self.x.collect = True
+        shadows = self.index_checks()
+        props = self.properties()
+        history = self.history()
+        initial = self.named(self.initial())
+        used = [(n, g) for n, g in self.gen.name_all(self.naming, self.names) if id(g) not in base_used]
+        hist = {id(self.gen.item(tok)) for tok, _, _ in self.x.history.values()}
+        generated = [(n, g) for n, g in used if id(g) not in hist]  # history is declared with comments
+
+        ghost_decls = [self.declaration(s) for s in ghosts if not s.is_port]
+        decls = ghost_decls + self.generated_decls(generated)
+        sections = [(["// Ghost state and logic: they exist only for the proof."] if ghost_decls else [])
+                    + decls, self.functions(generated)]
+        sections += ghost_logic + [history, initial] + shadows + [props]
+        intro = [INDENT + "// For formal verification (yosys read_verilog -formal, SymbiYosys): the "
+                 "properties `sysr check` proves,",
+                 INDENT + "// with its semantics. Without FORMAL defined, this is the design of "
+                 "`sysr lower`."]
+        return ["", "`ifdef FORMAL"] + intro + layout(sections) + ["", "`endif"]
+
+    def unwritten_memories(self, ghosts) -> frozenset[str]:
+        """Ghost memories never written: arbitrary constants, declared `(* anyconst *)` vectors
+        (Yosys 0.23's write_smt2 cannot encode a memory without a write port)."""
+        written = {n.target.name for n in syntax_nodes(self.d.module.items) if isinstance(n, S.NbAssign)}
+        for s in self.d.signals.values():
+            if s.kind == "mem" and s.name not in written and not s.ghost:
+                raise FormalUnsupported(
+                    f"line {s.span.line}: the memory `{s.name}` is never written; Yosys' formal flow cannot "
+                    "encode a memory without a write port (make it a ghost memory, or write it)")
+        return frozenset(s.name for s in ghosts if s.kind == "mem" and s.name not in written)
+
+    def declaration(self, sig) -> str:
+        text = super().declaration(sig)
+        return f"(* anyconst *) {text}" if sig.name in getattr(self, "constants", ()) else text
+
+    # ---- history registers -------------------------------------------------------------
+    def prev_valid(self) -> str:
+        return self.names.claim(("formal", "prev_valid"), "prev_valid")
+
+    def uses_prev(self) -> bool:
+        return bool(self.x.history) or any(mentions_prev(s.expr) for s in self.d.specs())
+
+    def history(self) -> list[str]:
+        if not self.uses_prev():
+            return []
+        pv = self.prev_valid()
+        lines = ["// History behind `prev`: each register holds its expression's value in the previous "
+                 "cycle.", f"reg {pv};  // the previous cycle exists and did not have the reset active"]
+        lines += [f"reg {_range(w)}{tok};  // prev({src})" for tok, w, src in self.x.history.values()]
+        if self.d.clock is None:  # a design without a clock: the formal step is the cycle
+            clk = self.names.claim(("formal", "clock"), "formal_clock")
+            lines.append(f"(* gclk *) reg {clk};")
+        else:
+            clk = self.name(self.d.signals[self.d.clock])
+        not_reset = "1'b1" if self.d.reset is None else self.reset_test(active=False)
+        updates = [f"  {pv} <= {not_reset};"]
+        updates += [f"  {tok} <= {key};" for key, (tok, _, _) in self.x.history.items()]
+        return self.named(lines + [f"always @(posedge {clk}) begin"] + updates + ["end"])
+
+    def initial(self) -> list[str]:
+        regs = [s for s in self.signals if s.is_state and s.init is not None]
+        sets = [f"  {self.name(s)} = {self.reset_value(s)};" for s in regs]
+        if self.uses_prev():
+            sets.append(f"  {self.prev_valid()} = 1'b0;")
+        if not sets:
+            return []
+        return ["// The state starts as after a reset, as in `sysr check`'s bounded check (memories "
+                "and history: any value).", "initial begin"] + sets + ["end"]
+
+    # ---- index checks ------------------------------------------------------------------
+    def index_checks(self) -> list[list[str]]:
+        """An `always @*` per block that indexes dynamically; expressions outside blocks add
+        their checks to the properties'."""
+        out = []
+        for item in self.d.module.items:
+            if isinstance(item, S.WireDecl) and item.value is not None:
+                self.x(item.value, checking(Ctx("assign")))
+            elif isinstance(item, S.ModAssign):
+                self.x(item.value, checking(Ctx("assign")))
+            elif isinstance(item, (S.CombBlock, S.SeqBlock)):
+                out.append(self.shadow(item))
+        return [b for b in out if b]
+
+    def shadow(self, item) -> list[str]:
+        comb = isinstance(item, S.CombBlock)
+        what = ("ghost " if item.ghost else "") + ("comb" if comb else "seq")
+        if comb:
+            own = self.driven(item)
+            self.x.shadow = {s.name: self.gen.temp(f"{self.name(s)}_chk", s.ty.width) for s in own}
+            ctx = checking(Ctx("comb", block=frozenset(s.name for s in own)))
+        else:
+            self.s.drop_writes = True
+            ctx = checking(Ctx("seq"))
+        try:
+            ir = self.s.block(item.body, ctx)
+        finally:
+            self.x.shadow, self.s.drop_writes = {}, False
+        ir, _ = prune(ir, lambda a: comb, self.gen)
+        if not any(isinstance(st, Check) for st in leaves(ir)):
+            return []
+        defaults = [Assign(t, literal(0, self.gen.item(t).width), "=", "temp", t) for t in nested_temps(ir)]
+        if defaults:
+            ir = [Group("temporaries set only in some branches start at 0", defaults)] + ir
+        note = (f"// Index checks of the {what} block at line {item.span.line}"
+                + (" (its signals as `_chk` copies)." if comb else " (without its writes)."))
+        return self.named([note, "always @* begin"] + render(ir, 1) + ["end"])
+
+    # ---- properties ----------------------------------------------------------------------
+    def properties(self) -> list[str]:
+        body = self.enum_checks()
+        for spec in self.d.specs():
+            v = self.x(spec.expr, checking(Ctx("assign")))
+            kind = "assume" if spec.kind == "requires" else "assert"
+            note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
+            check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
+            if mentions_prev(spec.expr):
+                body += [Group(note + "  (only after a cycle without reset)",
+                               [If(self.prev_valid(), True, [check], [])])]
+            else:
+                body += [Group(note, [check])]
+        if self.x.obligations:
+            body.append(Group("dynamic indexes outside blocks: each in range where it is evaluated",
+                              self.x.obligations))
+        if not body:
+            return []
+        return self.named(["// The properties, in every cycle: `requires` are assumed, the others asserted.",
+                           "always @* begin"] + render(body, 1) + ["end"])
+
+    def enum_checks(self) -> list:
+        """An enum input is assumed to hold a variant; an enum register is asserted to, where the
+        checker's induction takes it for granted (`sysr.elab.variant_registers`)."""
+        out = []
+        always_variant = elaborate(self.d).enum_state  # the registers the checker's induction trusts
+        for s in self.signals:
+            if s.ty is None or s.ty.kind != "enum" or not (s.is_input or s.name in always_variant):
+                continue
+            info = self.d.enums[s.ty.enum]
+            if len(set(info.variants.values())) == 1 << s.ty.width:
+                continue  # every encoding is a variant
+            name = self.name(s)
+            cond = " || ".join(f"{name} == {self.names[('variant', info.name, v)]}" for v in info.variants)
+            if s.is_input:
+                out.append(Check(cond, "assume", self.x.labels(f"enum_{name}"),
+                                 f"{name} holds a variant of {info.name} (implicit requires)"))
+            else:
+                out.append(Check(cond, "assert", self.x.labels(f"enum_{name}"),
+                                 f"{name} holds a variant of {info.name}"))
+        return out

@@ -1,0 +1,165 @@
+"""`sysr lower --formal`, and yosys-smtbmc as an independent prover of every verdict of `sysr check`.
+
+- Each design in tests/formal/ lowers with `--formal` to exactly its expected file
+  tests/formal/<name>.v (refresh with `SYSR_UPDATE=1 pytest tests/test_formal.py`).
+- Without FORMAL defined, the `--formal` output is `sysr lower`'s design, for every design here.
+- The cross-check (`bench.crosscheck`): every task reference, example and accepted test design is
+  proven by yosys-smtbmc (BMC from reset and k-induction to the checker's depths), every seeded bug
+  and every test design rejected by the proofs is refuted by it in the same cycle (or, for V001,
+  has unsatisfiable assumptions in the same cycle; for V007, fails k-induction at the same k).
+  The designs run two at a time. The default run takes every design but the five references
+  whose BMC in Yosys is slow (`SLOW`); `benchmarks/crosscheck_full.py` runs those too.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bench.crosscheck import cross_check
+from bench.smtbmc import formal_flow
+from sysr.lower import lower_text
+
+ROOT = Path(__file__).parent.parent
+HERE = Path(__file__).parent / "formal"
+UPDATE = os.environ.get("SYSR_UPDATE") == "1"
+EXAMPLES = sorted((ROOT / "examples").glob("*.sysr"))
+SOURCES = sorted(HERE.glob("*.sysr"))
+
+
+def verify_cases(accepted: bool) -> list[Path]:
+    cases = sorted((ROOT / "tests" / "verify").glob("*.sysr"))
+    return [p for p in cases if (p.read_text().splitlines()[0].split(":", 1)[1].strip() == "accepted") == accepted]
+
+
+ACCEPTED = (sorted(ROOT.glob("tasks/*/ref.sysr")) + EXAMPLES + sorted((ROOT / "tests/cases/good").glob("*.sysr"))
+            + sorted((ROOT / "tests/lower").glob("*.sysr")) + sorted(HERE.glob("*.sysr")) + verify_cases(True))
+REJECTED = sorted((ROOT / "tests/seeded").glob("*.sysr")) + verify_cases(False)
+
+# The designs whose smtbmc BMC to 20 cycles takes from 10 s to minutes on 2 cores: they run with
+# `-m formal_full` (benchmarks/crosscheck_full.py); every other design runs by default.
+SLOW = {"tasks/icache/ref.sysr", "tasks/axi-lite/ref.sysr", "tasks/rv32i-ex/ref.sysr", "tasks/fifo/ref.sysr",
+        "tasks/mac/ref.sysr"}
+
+
+def rel(p: Path) -> str:
+    return p.relative_to(ROOT).as_posix()
+
+
+def cases(paths: list[Path]):
+    return [pytest.param(p, id=rel(p), marks=pytest.mark.formal_full if rel(p) in SLOW else ()) for p in paths]
+
+
+def formal(path: Path) -> str:
+    code, diags = lower_text(path.read_text(), path.name, formal=True)
+    assert code is not None, [d.message for d in diags]
+    return code
+
+
+# ---- the output --------------------------------------------------------------------------
+
+def expected_of(src: Path) -> Path:
+    return src.with_suffix(".v")
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=[rel(p) for p in SOURCES])
+def test_expected_output(src: Path) -> None:
+    code = formal(src)
+    exp = expected_of(src)
+    if UPDATE:
+        exp.write_text(code)
+    assert exp.exists(), f"no {exp.name}; run `SYSR_UPDATE=1 pytest tests/test_formal.py`"
+    assert code == exp.read_text(), f"{exp.name} differs; if intended, regenerate with SYSR_UPDATE=1"
+
+
+def test_every_design_has_its_expected_file() -> None:
+    assert {p.stem for p in HERE.glob("*.v")} == {p.stem for p in HERE.glob("*.sysr")}
+
+
+_SECTION = re.compile(r"\n`ifdef FORMAL\n.*?\n`endif\n", re.S)
+
+
+@pytest.mark.parametrize("src", ACCEPTED + REJECTED, ids=[rel(p) for p in ACCEPTED + REJECTED])
+def test_without_formal_it_is_the_plain_design(src: Path) -> None:
+    code = formal(src)
+    assert len(_SECTION.findall(code)) == 1
+    plain, _ = lower_text(src.read_text(), src.name)
+    assert _SECTION.sub("", code) == plain
+
+
+def test_cli_writes_the_formal_output(tmp_path: Path) -> None:
+    src = HERE / "prev_ghost.sysr"
+    out = tmp_path / "hold.v"
+    r = subprocess.run([sys.executable, "-m", "sysr.cli", "lower", "--formal", str(src), "-o", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == (HERE / "prev_ghost.v").read_text()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("module m(clk: clock, a: in u2, y: out u8) {\n  reg rom: u8[4];\n  seq { }\n  y = 0;\n"
+     "  ensures y == 0;\n}\n",
+     "line 2: the memory `rom` is never written; Yosys' formal flow cannot encode a memory without a "
+     "write port (make it a ghost memory, or write it)"),
+    ("module m(clk: clock, a: in u8, y: out u8) {\n  y = a;\n  ghost wire g: u8;\n  ghost wire h: u8;\n"
+     "  ghost comb { g = a; h = prev(g); }\n}\n",
+     "line 5: `prev(g)` reads a value that its own comb block assigned; --formal cannot keep its "
+     "history: compute it in a ghost wire first"),
+])
+def test_what_formal_cannot_express_is_a_clear_error(text: str, message: str, tmp_path: Path) -> None:
+    src = tmp_path / "d.sysr"
+    src.write_text(text)
+    r = subprocess.run([sys.executable, "-m", "sysr.cli", "lower", "--formal", str(src)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"sysr: error: {src}: {message}\n"
+
+
+def test_smtbmc_refutes_a_broken_formal_output(tmp_path: Path) -> None:
+    """The flow can fail: the same design with one assertion made false is refuted at step 1 (the first with a previous cycle)."""
+    code = formal(HERE / "prev_ghost.sysr").replace("assert (!prev_value || q == prev_d)", "assert (q == 8'd1)")
+    flow = formal_flow(code, 20, 2, tmp_path)
+    assert (flow.verdict, flow.bmc.step, flow.bmc.failed) == ("refuted", 1, ("ensures_l12",))
+
+
+# ---- the cross-check ---------------------------------------------------------------------
+
+def _run(path: str):
+    with tempfile.TemporaryDirectory(prefix="sysr-formal-") as d:
+        return cross_check(Path(path), Path(d))
+
+
+@pytest.fixture(scope="module")
+def cross_checks(request):
+    """Every selected design's cross-check, two at a time, started when the first is needed."""
+    wanted = [item.callspec.params["path"] for item in request.session.items
+              if item.module is request.module and hasattr(item, "callspec") and "path" in item.callspec.params]
+    pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver"))
+    futures = {p: pool.submit(_run, str(p)) for p in dict.fromkeys(wanted)}
+    yield futures
+    pool.shutdown(cancel_futures=True)
+
+
+@pytest.mark.parametrize("path", cases(ACCEPTED))
+def test_smtbmc_confirms_every_proof(path: Path, cross_checks) -> None:
+    r = cross_checks[path].result()
+    assert r.codes == (), f"the checker rejects {rel(path)}: {r.codes}"
+    assert r.flow is not None and r.flow.verdict == "proven", r.disagreements
+    assert r.disagreements == ()
+
+
+@pytest.mark.parametrize("path", cases(REJECTED))
+def test_smtbmc_refutes_every_rejected_design(path: Path, cross_checks) -> None:
+    r = cross_checks[path].result()
+    expected = path.read_text().splitlines()[0].split(":", 1)[1].split()
+    assert list(r.codes) == sorted({w.split("@")[0] for w in expected})
+    assert r.flow is not None and r.flow.verdict in ("refuted", "vacuous", "not-inductive")
+    assert r.disagreements == ()
