@@ -37,16 +37,14 @@ from sysr.front.parse import parse
 from .run import run_bounded
 from .score import Limits, Scorer
 from .tasks import Task
-from .tools import ToolMissing, find_tool, tool_env
+from .smtbmc import _smtbmc as smtbmc  # the one yosys-smtbmc runner (z3 on its PATH, status parsed)
+from .tools import ToolMissing, find_tool
 from .verilog import PortInfo, read_ports
 
 PER_TASK = 40  # mutants a task (the measurement used 40)
 SEED = 1
 DEPTH = 25  # cycles from reset the equivalence check covers
 EQUIV_TIMEOUT_S = 300.0
-_STATUS = re.compile(r"Status: (PASSED|FAILED|PREUNSAT)")
-_STEP = re.compile(r"Checking assertions in step (\d+)")
-_FAILED = re.compile(r"Assert failed in \S+: (\S+)")
 
 
 class Survivor(BaseModel):
@@ -215,27 +213,22 @@ def equivalent(task: Task, gold: str, gate: str, ports: list[PortInfo], monitor:
             return "unknown", f"the miter could not be built: {res.output.strip()[-300:]}", None, []
         steps = depth if clk.clock else 1
         try:
-            env = tool_env()
-            env["PATH"] = str(Path(find_tool("z3")).parent) + ":" + env["PATH"]
-            smtbmc = find_tool("yosys-smtbmc")
+            r = smtbmc(["--presat", "-t", str(steps)], "miter.smt2", work, timeout_s)
         except ToolMissing as e:
             return "unknown", str(e), None, []
-        r = run_bounded([smtbmc, "-s", "z3", "--presat", "-t", str(steps), "miter.smt2"], work, timeout_s, env=env)
-    if r.timed_out:
+    if r.status == "timeout":
         return "unknown", f"the equivalence check did not finish in {timeout_s:g} s", None, []
-    m = _STATUS.search(r.stdout)
-    if m is None:
-        return "unknown", f"yosys-smtbmc gave no status: {r.output.strip()[-300:]}", None, []
+    if r.status == "error":
+        return "unknown", f"yosys-smtbmc gave no status: {r.log.strip()[-300:]}", None, []
     under = "under the task's requirements" if monitor else "with no requirements on the inputs"
-    if m.group(1) == "PASSED":
+    if r.status == "passed":
         what = f"{steps} cycles from reset" if clk.clock else "every input"
         return "equivalent", f"equal to the reference in every output for {what}, {under}", None, []
-    if m.group(1) == "PREUNSAT":
+    if r.status == "preunsat":
         return "unknown", "the requirements cannot hold together in the miter", None, []
-    step = max((int(s) for s in _STEP.findall(r.stdout)), default=None)
-    outs = sorted({f.removeprefix("same_") for f in _FAILED.findall(r.stdout)})
-    when = f"in cycle {step} from reset" if clk.clock else "for some input"
-    return "differs", f"differs from the reference {when} ({', '.join(outs)}), {under}", step, outs
+    outs = sorted({f.removeprefix("same_") for f in r.failed})
+    when = f"in cycle {r.step} from reset" if clk.clock else "for some input"
+    return "differs", f"differs from the reference {when} ({', '.join(outs)}), {under}", r.step, outs
 
 
 # ---- a task ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bench.catch import Judge, ThroughScorer, _testbench, classify, measure, reference_designs
-from bench.mutants import equivalent, measure_task, mutations
+from bench.mutants import equivalent, measure_task, mutations, requirements_monitor
 from bench.records import CandidateResult
 from bench.score import Limits
 from bench.tasks import load_tasks
@@ -188,3 +188,17 @@ def test_measure_task_counts(tick) -> None:
     r = measure_task(tick, 3, 2, depth=6, jobs=2)
     assert r.mutants == 3 and r.killed == sum(r.killed_by.values())
     assert r.score is None or 0 <= r.score <= 1
+
+
+def test_the_requirements_of_ref_sysr_are_assumed(tmp_path) -> None:
+    fifo = load_tasks(["fifo"])[0]
+    monitor = requirements_monitor(fifo, tmp_path)
+    assert monitor is not None and "module requirements" in monitor and "assume" in monitor
+    ref = fifo.text("ref.v")
+    gate = ref.replace("assign full  = (n == 4'd8);", "assign full  = n[3];")  # also 1 at a count of 9
+    assert gate != ref
+    ports, _ = read_ports(fifo.text("iface.v"), fifo.top)
+    free = equivalent(fifo, ref, gate, ports, None, depth=12)
+    assert free[0] == "differs" and free[3] == ["full"]  # a push while full reaches 9
+    held = equivalent(fifo, ref, gate, ports, monitor, depth=12)
+    assert held[0] == "equivalent" and "under the task's requirements" in held[1]
