@@ -98,6 +98,7 @@ def run_amaranth_check(args) -> list[str]:
                        progress(t0, args.amaranth))
     print(f"amaranth: {fig.designs} designs, {fig.cycles} cycles in {time.perf_counter() - t0:.1f} s "
           f"(python {fig.python_s:.1f} s, simulator {fig.run_s:.1f} s), {len(fig.failures)} failing")
+    print("  designs whose logic has: " + ", ".join(f"{k} {v}" for k, v in sorted(fig.features.items())))
     return fig.failures
 
 

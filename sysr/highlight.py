@@ -7,9 +7,12 @@ tagged `sysr`, and so on. Token kinds: keywords (`Keyword` for control flow and 
 `ensures`, `invariant`, `assert`, `forall`, `exists` (`Keyword.Pseudo`), types `bool`,
 `uN`, `sN` (`Keyword.Type`), literals with their suffixes (`Number.*`, `Keyword.Constant`
 for `true`/`false`), builtins and `prev` (`Name.Builtin`), holes `?name` (`Name.Variable.Magic`),
-comments, operators and punctuation. A character sysr does not have (`$`, `'`, `#`, `"`, `@`)
-is an `Error` token, as it is a P002 for the checker. A keyword used as a name (sysr reserves
-keywords only where the grammar expects them: a port may be named `out`) is a `Name`.
+comments, operators (`/` and `%` among them) and punctuation. A character sysr does not have
+(`$`, `'`, `#` outside a raw identifier, `"`, `@`) is an `Error` token, as it is a P002 for the
+checker. A name is a `Name`: a raw identifier `r#match` is one token, and so is a keyword used as
+a name (sysr reserves keywords only where the grammar expects them: a port may be named `out`,
+and `areset: areset` names an asynchronous reset `areset`). The port kinds `clock`, `reset`,
+`reset_n`, `areset` and `areset_n` are declarations, like `reg` and `out`.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from .types import BUILTINS
 
 CONTROL = ("if", "then", "else", "match", "for", "in", "comb", "seq", "as")
 DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "ghost", "out", "clock",
-                "reset", "reset_n")
+                "reset", "reset_n", "areset", "areset_n")
 PROPERTIES = ("requires", "ensures", "invariant", "assert", "forall", "exists")
 SUFFIX = r"(?:[us][0-9]+)?"
 # Keywords are reserved only where the grammar expects them (a port may be named `out`): a
 # keyword that is declared (`out: out bool`), assigned, indexed or compared is a name.
 USED_AS_NAME = r"\b(?=\s*(?::(?!:)|=(?![=>])|<=|\[|;|==|!=|&&|\|\|))"
+NAME = r"(?:r#)?[A-Za-z_]\w*"  # a name, or a raw identifier (`r#match`: the name `match`)
 
 
 class SysrLexer(RegexLexer):
@@ -42,9 +46,10 @@ class SysrLexer(RegexLexer):
             (r"\s+", Whitespace),
             (r"//[^\n]*", Comment.Single),
             (r"/\*", Comment.Multiline, "comment"),
-            (r"(module|fn)(\s+)([A-Za-z_]\w*)", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
-            (r"(enum)(\s+)([A-Za-z_]\w*)", bygroups(Keyword.Declaration, Whitespace, Name.Class)),
-            (r"([A-Za-z_]\w*)(::)([A-Za-z_]\w*)", bygroups(Name.Class, Operator, Name.Constant)),
+            (rf"(module|fn)(\s+)({NAME})", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
+            (rf"(enum)(\s+)({NAME})", bygroups(Keyword.Declaration, Whitespace, Name.Class)),
+            (rf"({NAME})(::)({NAME})", bygroups(Name.Class, Operator, Name.Constant)),
+            (r"r#[A-Za-z_]\w*", Name),
             (words(CONTROL + DECLARATIONS + PROPERTIES, suffix=USED_AS_NAME), Name),
             (words(PROPERTIES, suffix=r"\b"), Keyword.Pseudo),
             (words(DECLARATIONS, suffix=r"\b"), Keyword.Declaration),
@@ -55,7 +60,7 @@ class SysrLexer(RegexLexer):
             (r"0x[0-9a-fA-F_]+" + SUFFIX + r"\b", Number.Hex),
             (r"0b[01_]+" + SUFFIX + r"\b", Number.Bin),
             (r"[0-9][0-9_]*" + SUFFIX + r"\b", Number.Integer),
-            (r"\?(?:[A-Za-z_]\w*)?", Name.Variable.Magic),
+            (rf"\?(?:{NAME})?", Name.Variable.Magic),
             (r"[A-Za-z_]\w*", Name),
             (r"==>|=>|==|!=|<=|>=|<<|>>|&&|\|\||\.\.|[-+*/%&|^~!<>=]", Operator),
             (r"[{}()\[\],;:.]", Punctuation),

@@ -2,10 +2,14 @@
 
 `simulate(cases, n_cycles)` puts several components into one Amaranth design (one `sync`
 domain per component, so that each has its own reset) and runs one testbench over them:
-in each cycle it applies that cycle's inputs (the design's reset through the domain's reset
-in "domain" mode, through the port in "port" mode), lets the combinational logic settle, and
+in each cycle it applies that cycle's inputs (the design's reset last, through the domain's
+reset in "domain" mode, through the port in "port" mode), lets the combinational logic settle, and
 samples every output port, register, register array element, wire and memory word; then it
-ticks the clock. Cycle t is the evaluator's cycle t: Amaranth signals start at their reset
+ticks the clock. A design with an asynchronous reset gets a domain with `async_reset=True`, and
+its reset changes between the edges (with the other inputs, after the previous edge): a
+register reads as its reset value before the next edge (`Cycle.shown`), and in "port" mode,
+where the register and the value read differ, the register itself is compared with what it
+stored (`Cycle.state`). Cycle t is the evaluator's cycle t: Amaranth signals start at their reset
 values and memories at zero, the evaluator's initial state, so no preliminary reset is needed.
 
 `disagreements(case, observed)` compares the samples with the evaluator's cycles (`Prepared`
@@ -53,14 +57,19 @@ def probes(c: sa.SysrComponent, prep) -> list:
         if sig.kind == "out":
             out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.values[n]))
         elif sig.kind == "out_reg":
-            out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.state[n]))
+            out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.shown[n]))
     for name, reg in c.registers.items():
         w = d.signals[name].ty.width
+        seen = c.visible[name]
         if isinstance(reg, list):
-            out += [(f"{name}[{i}]", el, w, lambda cyc, n=name, i=i: cyc.state[n].get(i))
-                    for i, el in enumerate(reg)]
+            out += [(f"{name}[{i}]", el, w, lambda cyc, n=name, i=i: cyc.shown[n].get(i))
+                    for i, el in enumerate(seen)]
+            out += [(f"{name}[{i}] (stored)", el, w, lambda cyc, n=name, i=i: cyc.state[n].get(i))
+                    for i, (el, v) in enumerate(zip(reg, seen)) if el is not v]
         else:
-            out.append((name, reg, w, lambda cyc, n=name: cyc.state[n]))
+            out.append((name, seen, w, lambda cyc, n=name: cyc.shown[n]))
+            if seen is not reg:
+                out.append((f"{name} (stored)", reg, w, lambda cyc, n=name: cyc.state[n]))
     for name, wire in c.wires.items():
         out.append((name, wire, d.signals[name].ty.width, lambda cyc, n=name: cyc.values[n]))
     for name, mem in c.memories.items():
@@ -71,8 +80,10 @@ def probes(c: sa.SysrComponent, prep) -> list:
 
 
 def drive(ctx, case: AmCase, domain: ClockDomain | None, row: dict) -> None:
+    """One cycle's inputs, the reset last: an asynchronous reset then becomes active after the
+    other inputs have settled (a write enable, say), which it must still override at once."""
     c, d = case.component, case.prep.system.design
-    for name, value in row.items():
+    for name, value in sorted(row.items(), key=lambda item: item[0] == d.reset):
         if name in c.port_names:
             ctx.set(c.port(name), value)
         elif name == d.reset and domain is not None:
@@ -87,7 +98,7 @@ def simulate(cases: list[AmCase], n_cycles: int) -> dict[int, list[list[int]]]:
     for c in live:
         top.submodules[f"dut{c.key}"] = c.component
         if c.prep.system.design.clock is not None:  # one domain each (its own reset), one clock
-            cd = domains[c.key] = ClockDomain(f"d{c.key}")
+            cd = domains[c.key] = ClockDomain(f"d{c.key}", async_reset=c.component.reset_async and c.reset == "domain")
             if len(domains) > 1:
                 cd.clk = next(iter(domains.values())).clk
             top.domains += cd

@@ -9,7 +9,13 @@
   its own reset, `reset="port"`), names Amaranth cannot take, refusal of rejected designs with
   their diagnostics, and a clear error for constructs the back end does not know.
 - Every operator at its edge values (wrap-around, large shifts, signed comparison, casts)
-  against `sysr.types` (the random designs of tests/test_differential.py cover the rest).
+  against `sysr.types` (the random designs of tests/test_differential.py cover the rest);
+  `/` and `%` on every pair of edge values from 1 to 256 bits (zero divisors, `MIN / -1`,
+  signs), against `sysr.types` and against the numbers themselves.
+- Asynchronous resets of either polarity in both reset mappings, simulated against the
+  evaluator: a counter that reads its reset value in the cycle the reset becomes active, a
+  memory that is not written and a register array that reads as reset; a synchronously reset
+  domain shows why "domain" mode wants `async_reset=True`; and what Yosys makes of it.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from bench.tools import find_tool
 from bench.verilog import compare_ports, read_ports, simulate
 from sysr import elab as E
 from sysr.pipeline import analyze
-from sysr.types import BOOL, mask, op_binary, op_cast, op_unary, sint, uint
+from sysr.types import BOOL, mask, op_binary, op_cast, op_divide, op_unary, sint, uint
 
 FIFO = ROOT / "tasks" / "fifo" / "ref.sysr"
 
@@ -132,7 +138,7 @@ def verilog_top(component: sa.SysrComponent):
     m.submodules.dut = component
     ports = []
     if d.clock is not None:
-        m.domains.sync = cd = ClockDomain()
+        m.domains.sync = cd = ClockDomain(async_reset=component.reset_async and component.reset_mode == "domain")
         clk = Signal(name=d.clock)
         m.d.comb += cd.clk.eq(clk)
         ports.append(clk)
@@ -322,8 +328,8 @@ def test_a_design_whose_property_fails_is_refused_unless_proofs_are_off():
 def test_an_unknown_operator_is_a_clear_error_not_a_circuit():
     from sysr.amaranth.exprs import ValueBuilder
     build = ValueBuilder(lambda v: Signal(8, name=v.name), lambda a: None, " (module `m`)")
-    node = E.Bin("/", E.Var("a", uint(8)), E.Var("b", uint(8)), uint(8))
-    with pytest.raises(sa.Unsupported, match=r"cannot build the operator `/` \(module `m`\)"):
+    node = E.Bin("**", E.Var("a", uint(8)), E.Var("b", uint(8)), uint(8))  # an operator sysr may grow
+    with pytest.raises(sa.Unsupported, match=r"cannot build the operator `\*\*` \(module `m`\)"):
         build.value(node)
 
 
@@ -431,3 +437,256 @@ def test_the_readme_example_runs():
                        text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.startswith("popped: [0, 1, 2, 3, 4, 5")
+
+
+# ---- division and remainder at their edges ---------------------------------------------------
+#
+# Amaranth's own `//` and `%` floor and give 0 for a zero divisor; sysr's are Verilog's
+# (truncating, the remainder with the dividend's sign, `MIN / -1 == MIN`) with SMT-LIB's values
+# for a zero divisor (`sysr.types.op_divide`). Every pair of edge values, at widths from 1 to 256,
+# with dynamic and constant divisors (a non-zero constant builds no zero-divisor case).
+
+DIV_TYPES = [uint(1), sint(1), sint(2), uint(8), sint(8), uint(13), sint(13), uint(64), sint(64),
+             sint(65), uint(256), sint(256)]
+
+
+def divisor_constants(ty) -> list[int]:
+    """Constant divisors (as the numbers written) for a type: 1, 3, -1, -3, MIN, MAX, all ones."""
+    w = ty.width
+    if not ty.signed:
+        return sorted({1, 3 % (1 << w) or 1, mask(w)})
+    return sorted({c for c in (1, 3, -1, -3, -(1 << (w - 1)), (1 << (w - 1)) - 1)
+                   if c != 0 and -(1 << (w - 1)) <= c < (1 << (w - 1))})
+
+
+def division_design() -> tuple[str, list]:
+    ports, body, checks = [], [], []
+    for k, ty in enumerate(DIV_TYPES):
+        ports += [f"a{k}: in {ty}", f"b{k}: in {ty}", f"q{k}: out {ty}", f"r{k}: out {ty}"]
+        body += [f"q{k} = a{k} / b{k};", f"r{k} = a{k} % b{k};"]
+        checks += [(f"q{k}", lambda v, k=k, ty=ty: op_divide("/", v[f"a{k}"], v[f"b{k}"], ty)),
+                   (f"r{k}", lambda v, k=k, ty=ty: op_divide("%", v[f"a{k}"], v[f"b{k}"], ty))]
+        for j, c in enumerate(divisor_constants(ty)):
+            ports += [f"cq{k}_{j}: out {ty}", f"cr{k}_{j}: out {ty}"]
+            body += [f"cq{k}_{j} = a{k} / {c};", f"cr{k}_{j} = a{k} % {c};"]
+            checks += [(f"cq{k}_{j}", lambda v, k=k, ty=ty, c=c: op_divide("/", v[f"a{k}"], c & mask(ty.width), ty)),
+                       (f"cr{k}_{j}", lambda v, k=k, ty=ty, c=c: op_divide("%", v[f"a{k}"], c & mask(ty.width), ty))]
+    return "module div(" + ", ".join(ports) + ") {\n  " + "\n  ".join(body) + "\n}\n", checks
+
+
+def division_values(ty, rng) -> list[int]:
+    """0, 1, -1 (all ones), MIN, MAX, MIN + 1, 2, -2, and two random patterns, as bit patterns."""
+    w = ty.width
+    edges = [0, 1, mask(w), 1 << (w - 1), mask(w) >> 1, (1 << (w - 1)) + 1, 2, mask(w) - 1]
+    return sorted({v & mask(w) for v in edges} | {rng.getrandbits(w) for _ in range(2)})
+
+
+def settle(c, rows: list[dict], names: list[str]) -> list[dict]:
+    """The values of outputs `names` of a combinational component for each row of inputs."""
+    out = []
+
+    async def testbench(ctx):
+        for row in rows:
+            for name, v in row.items():
+                ctx.set(c.port(name), v)
+            out.append({n: ctx.get(c.port(n)) & mask(len(c.port(n))) for n in names})
+
+    run(c, testbench, clock=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def divider():
+    text, checks = division_design()
+    return sa.from_text(text, verify=False), checks  # unproven: the divisors may be zero
+
+
+def test_division_matches_sysr_types_at_every_pair_of_edge_values(divider):
+    c, checks = divider
+    rng = random.Random(11)
+    values = [division_values(ty, rng) for ty in DIV_TYPES]
+    rows = []
+    for t in range(max(len(v) for v in values) ** 2):
+        rows.append({})
+        for k, vals in enumerate(values):
+            n = len(vals)
+            rows[-1][f"a{k}"], rows[-1][f"b{k}"] = vals[(t // n) % n], vals[t % n]
+    got = settle(c, rows, [name for name, _ in checks])
+    wrong = [f"{name} of a, b = {row['a' + k]:#x}, {row['b' + k]:#x}: Amaranth {g[name]:#x}, sysr {ref(row):#x}"
+             for row, g in zip(rows, got) for name, ref in checks
+             if g[name] != ref(row) for k in [name.lstrip("cqr").split("_")[0]]]
+    assert not wrong, "\n".join(wrong[:10])
+    pairs = {(r["a4"], r["b4"]) for r in rows}  # s8: the cases that matter were all driven
+    assert {(0x80, 0xff), (0x80, 0), (0x7f, 0), (0, 0), (0xff, 0x80)} <= pairs
+
+
+S8, U8, S1, S256 = sint(8), uint(8), sint(1), sint(256)
+DIVISION_CASES = [  # (type, a, b, a / b, a % b), as numbers
+    (S8, -7, 2, -3, -1), (S8, 7, -2, -3, 1), (S8, -7, -2, 3, -1), (S8, 7, 2, 3, 1),
+    (S8, -128, -1, -128, 0),  # the overflow wraps to MIN
+    (S8, -128, 1, -128, 0), (S8, -128, -128, 1, 0), (S8, 127, -128, 0, 127), (S8, -127, -128, 0, -127),
+    (S8, 5, 0, -1, 5), (S8, -5, 0, 1, -5), (S8, 0, 0, -1, 0), (S8, -128, 0, 1, -128),  # SMT-LIB's x / 0
+    (U8, 200, 0, 255, 200), (U8, 0, 0, 255, 0), (U8, 255, 16, 15, 15), (U8, 255, 255, 1, 0),
+    (S1, -1, -1, -1, 0), (S1, 0, -1, 0, 0), (S1, -1, 0, -1, -1), (S1, 0, 0, -1, 0),
+    (S256, -(1 << 255), -1, -(1 << 255), 0), (S256, -(1 << 255), 0, 1, -(1 << 255)), (S256, -7, 2, -3, -1),
+]
+
+
+def test_division_edge_cases_have_verilogs_and_smt_libs_values(divider):
+    """The numbers themselves, so that the test does not lean on `sysr.types` alone."""
+    c, _ = divider
+    rows, want = [], []
+    for ty, a, b, q, r in DIVISION_CASES:
+        k = DIV_TYPES.index(ty)
+        rows.append({f"a{k}": a & mask(ty.width), f"b{k}": b & mask(ty.width)})
+        want.append({f"q{k}": q & mask(ty.width), f"r{k}": r & mask(ty.width)})
+    got = settle(c, rows, sorted({n for w in want for n in w}))
+    wrong = [(case, {n: g[n] for n in w}, w) for case, g, w in zip(DIVISION_CASES, got, want)
+             if any(g[n] != v for n, v in w.items())]
+    assert not wrong, wrong
+    assert all(op_divide(op, a & mask(ty.width), b & mask(ty.width), ty) == v & mask(ty.width)
+               for ty, a, b, q, r in DIVISION_CASES for op, v in (("/", q), ("%", r)))
+
+
+def test_a_division_is_as_wide_as_its_operands_and_has_their_signedness():
+    from sysr.amaranth.ops import BINARY
+    for ty in (uint(8), sint(8), sint(1), uint(256)):
+        a, b = Signal(signed(ty.width) if ty.signed else ty.width), Signal(signed(ty.width) if ty.signed else ty.width)
+        for op in "/%":
+            for divisor in (E.Var("b", ty), E.Const(1, ty)):
+                v = BINARY[op](a, b, E.Bin(op, E.Var("a", ty), divisor, ty))
+                assert (len(v), v.shape().signed) == (ty.width, ty.signed), (op, ty, v.shape())
+
+
+# ---- asynchronous resets, in both mappings ---------------------------------------------------
+#
+# While an `areset`/`areset_n` is active every register reads as its reset value in that same
+# cycle, before any clock edge, and holds it through the edges; memories keep their contents and
+# are not written. "domain" mode: the domain's reset, with `async_reset=True`; "port" mode: the
+# reset port, the registers read through `reset_active ? init : stored` and reset at the edge.
+
+ASYNC_COUNTER = """module m(clk: clock, en: in bool, c: out reg u4 = 3, wrap: out bool, {rst}: {kind}) {{
+  wrap = c == 15;
+  seq {{ if en {{ c <= c + 1; }} }}
+  ensures {active} ==> c == 3;
+}}
+"""
+# cycle -> reset active: one cycle, held over two edges, right after a release, and one more
+ASYNC_RESETS = {5, 9, 10, 11, 13, 20}
+
+
+def async_counter(kind: str) -> str:
+    rst = "arst_n" if kind == "areset_n" else "arst"
+    return ASYNC_COUNTER.format(rst=rst, kind=kind, active="!arst_n" if kind == "areset_n" else "arst")
+
+
+def run_async(component, reset: str, rows: list[dict], names: list[str], domain_async: bool = True) -> list[dict]:
+    """Each cycle: the inputs (the reset last, after the previous edge), then every name in
+    `names` sampled (a port, or `registers`/`visible` entries as `reg:x`/`vis:x`), then the edge."""
+    d = component.design
+    top = Module()
+    top.domains.sync = cd = ClockDomain(async_reset=domain_async)
+    top.submodules.dut = component
+    out = []
+
+    def value(name):
+        kind, _, n = name.partition(":")
+        return {"reg": component.registers, "vis": component.visible}[kind][n] if n else component.port(name)
+
+    async def testbench(ctx):
+        for row in rows:
+            for name, v in sorted(row.items(), key=lambda item: item[0] == d.reset):
+                if name == d.reset and reset == "domain":
+                    ctx.set(cd.rst, int(v != d.reset_active_low))
+                else:
+                    ctx.set(component.port(name), v)
+            out.append({n: ctx.get(value(n)) for n in names})
+            await ctx.tick()
+
+    run(top, testbench)
+    return out
+
+
+def evaluator_run(text: str, rows: list[dict]):
+    from sysr.evaluate import Evaluator
+    return Evaluator(E.elaborate(analyze(text).design)).run(rows)
+
+
+@pytest.mark.parametrize("reset", ["domain", "port"])
+@pytest.mark.parametrize("kind", ["areset", "areset_n"])
+def test_an_asynchronous_reset_counter_agrees_with_the_evaluator(kind, reset):
+    text = async_counter(kind)
+    c = sa.from_text(text, reset=reset)  # proven: `arst ==> c == 3` holds in the cycle itself
+    assert c.reset_async
+    rst = c.design.reset
+    assert (rst in c.port_names) == (reset == "port")
+    rng = random.Random(5)
+    rows = [{"en": int(t < 16 or rng.random() < 0.7), rst: int((t in ASYNC_RESETS) != (kind == "areset_n"))}
+            for t in range(24)]
+    cycles = evaluator_run(text, rows)
+    got = run_async(c, reset, rows, ["c", "wrap", "vis:c", "reg:c"])
+    for t, (cyc, g) in enumerate(zip(cycles, got)):
+        assert (g["c"], g["vis:c"], g["wrap"]) == (cyc.shown["c"],) * 2 + (cyc.values["wrap"],), t
+        # the flip-flop: in "domain" mode the domain clears it at once; in "port" mode it keeps
+        # what it stored at the last edge, and the port shows the reset value through the mux
+        assert g["reg:c"] == (cyc.shown["c"] if reset == "domain" else cyc.state["c"]), t
+    # the reset acted before the edge: the count stored at the last edge was not the reset value
+    assert {t for t in ASYNC_RESETS if cycles[t].state["c"] != 3} >= {5, 9, 13, 20}
+    assert all(got[t]["c"] == 3 for t in ASYNC_RESETS)
+
+
+def test_an_asynchronous_design_in_a_synchronously_reset_domain_waits_for_the_edge():
+    """Why "domain" mode wants `async_reset=True`: with a synchronous domain reset the count is
+    cleared only at the next edge, which is not sysr's meaning (and the test above would see it)."""
+    text = async_counter("areset")
+    rows = [{"en": 1, "arst": int(t == 5)} for t in range(8)]
+    cycles = evaluator_run(text, rows)
+    got = run_async(sa.from_text(text, verify=False), "domain", rows, ["c"], domain_async=False)
+    assert cycles[5].shown["c"] == 3 and got[5]["c"] == cycles[5].state["c"] != 3
+
+
+ASYNC_STORAGE = """module m(clk: clock, we: in bool, a: in u2, d: in u8, q: out u8, h: out u8, r: out reg u8 = 1,
+         arst{n}: areset{n}) {{
+  reg mem: u8[4];
+  reg hist: u8[4] = 0x5a;
+  q = mem[a];
+  h = hist[a];
+  seq {{ if we {{ mem[a] <= d; hist[a] <= d; }} r <= mem[a] ^ hist[a]; }}
+}}
+"""
+
+
+@pytest.mark.parametrize("reset", ["domain", "port"])
+@pytest.mark.parametrize("n", ["", "_n"])
+def test_memories_are_not_written_and_register_arrays_read_as_reset_under_an_asynchronous_reset(n, reset):
+    """The write enable is set before the reset in each cycle: Amaranth's simulator writes a
+    memory whose write port is in an asynchronously reset domain at the reset's rising edge,
+    so the back end keeps memory writes out of that reset."""
+    import amaranth_sim
+    from gen_designs import Generated
+    from test_differential import Prepared, prepare
+    text = ASYNC_STORAGE.format(n=n)
+    rows = [{"we": 1, "a": t % 4, "d": 16 * t + 1, f"arst{n}": int((t % 5 == 3) != bool(n))} for t in range(30)]
+    prep = prepare(Generated(text, "m"), 3, 30)
+    prep = Prepared(prep.gen, prep.system, rows, evaluator_run(text, rows))
+    case = amaranth_sim.make_case(prep, 0, reset)
+    assert amaranth_sim.disagreements(case, amaranth_sim.simulate([case], 30)) == []
+    reset_cycles = [t for t in range(30) if t % 5 == 3]
+    cyc = prep.cycles
+    assert all(cyc[t + 1].state["mem"].get(t % 4) == cyc[t].state["mem"].get(t % 4) for t in reset_cycles)
+    assert all(cyc[t].values["h"] == 0x5a and cyc[t].shown["r"] == 1 for t in reset_cycles)
+    assert any(cyc[t].state["hist"].get(t % 4) != 0x5a for t in reset_cycles)  # the array was not reset yet
+
+
+def test_an_asynchronously_reset_design_synthesizes_to_flip_flops_with_an_asynchronous_reset(tmp_path):
+    """Through RTLIL and Yosys: in "domain" mode `$adff` cells and a memory on the clock (the
+    memory's reset-less write domain is the same clock); in "port" mode plain flip-flops."""
+    text = ASYNC_STORAGE.format(n="_n")
+    for reset in ("domain", "port"):
+        top, ports = verilog_top(sa.from_text(text, verify=False, reset=reset))
+        (tmp_path / f"{reset}.il").write_text(rtlil.convert(top, name="m", ports=ports))
+        yosys(f"read_rtlil {reset}.il; hierarchy -top m; proc; flatten; opt; memory -nomap; opt_clean; "
+              f"tee -q -o {reset}.txt stat; write_verilog -noattr {reset}.v", tmp_path)
+        stat, netlist = (tmp_path / f"{reset}.txt").read_text(), (tmp_path / f"{reset}.v").read_text()
+        assert "$mem_v2" in stat and ("$adff" in stat) == (reset == "domain"), stat
+        assert "memw" not in " ".join(line for line in netlist.splitlines() if "always" in line), netlist

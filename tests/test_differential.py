@@ -35,6 +35,7 @@ benchmarks/differential_long.py runs thousands, prints figures and shrinks faili
 
 from __future__ import annotations
 
+import collections
 import os
 import random
 import re
@@ -604,6 +605,7 @@ class Figures:
     python_s: float = 0.0
     compile_s: float = 0.0
     run_s: float = 0.0
+    features: collections.Counter = field(default_factory=collections.Counter)  # designs per feature
 
 
 def sim_cases(seeds: list[int], n_cycles: int, start_key: int = 0, **gen_opts) -> list[SimCase]:
@@ -680,6 +682,24 @@ def amaranth_reset_mode(seed: int) -> str:
     return "domain" if seed % 2 == 0 else "port"
 
 
+def features(system: E.System) -> set[str]:
+    """What a design's logic (ghosts and properties left out) uses of the newer constructs:
+    an asynchronous reset, `/`, `%`, and a memory."""
+    d = system.design
+    out = {"async reset"} if d.reset_async and d.reset is not None else set()
+    roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
+    roots += [sv.next for sv in system.state if not sv.ghost and sv.next is not None]
+    done: dict = {}
+    for root in roots:
+        for n in E.postorder(root, done):
+            done[id(n)] = n
+            if isinstance(n, E.Bin) and n.op in ("/", "%"):
+                out.add(n.op)
+    if any(sv.kind == "mem" for sv in system.state):
+        out.add("memory")
+    return out
+
+
 def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, progress=None) -> Figures:
     """Designs from seeds first_seed.. : generate, build, simulate in batches and compare."""
     figures = Figures()
@@ -695,6 +715,7 @@ def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, pro
         for c in cases:
             figures.designs += 1
             figures.cycles += len(c.prep.cycles)
+            figures.features.update(features(c.prep.system))
             problems = amaranth_sim.disagreements(c, observed)
             if problems:
                 figures.failures.append(f"==== Amaranth, reset={c.reset} (design_from_seed({c.key}))\n"

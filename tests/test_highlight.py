@@ -1,8 +1,9 @@
 """The Pygments lexer (`sysr.highlight`), registered as `sysr` through an entry point.
 
 `pygmentize -l sysr` from the venv highlights a task reference's keywords, types, literals,
-comments and properties, and a stub's holes; every ```sysr block of docs/reference.md, every
-task file and example lexes without an error token, except the examples of malformed input
+comments and properties, and a stub's holes; raw identifiers (`r#match`) are names and the
+asynchronous reset kinds port kinds; every ```sysr block of docs/reference.md, every task file and
+example lexes without an error token, except the examples of malformed input
 (P002, P004), where the bad characters are error tokens.
 """
 
@@ -76,6 +77,22 @@ def test_keywords_used_as_names_are_names():
     tokens = lex("module pwm(clk: clock, rst: reset, out: out bool) { out = in; }")
     outs = [k for k, t in tokens if t == "out"]
     assert outs == [Name, Keyword.Declaration, Name]
+
+
+def test_raw_identifiers_are_names_and_asynchronous_resets_are_port_kinds():
+    tokens = [(k, t) for k, t in lex("module m(clk: clock, areset: areset, n: areset_n, r#match: out u8) {\n"
+                                     "  r#match = r#seq / 3 % r#fn(r#in);\n  ensures areset ==> r#E::r#if;\n}")
+              if t.strip()]
+    assert not [t for k, t in tokens if k in Error]
+    assert [k for k, t in tokens if t == "r#match"] == [Name, Name]
+    assert (Name, "r#seq") in tokens and (Name, "r#in") in tokens and (Name, "r#fn") in tokens
+    assert (Name.Class, "r#E") in tokens and (Name.Constant, "r#if") in tokens
+    assert [k for k, t in tokens if t == "areset"] == [Name, Keyword.Declaration, Name]
+    assert (Keyword.Declaration, "areset_n") in tokens
+    assert (Operator, "/") in tokens and (Operator, "%") in tokens
+    assert [k for k, t in lex("fn r#fn() -> u8 { ?r#x }") if t in ("r#fn", "?r#x")] == [Name.Function,
+                                                                                       Name.Variable.Magic]
+    assert [t for k, t in lex("r# x; a#b") if k in Error] == ["#", "#"]  # `#` is not a name's
 
 
 def test_literals_keep_their_suffix_and_paths_their_parts():

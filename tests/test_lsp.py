@@ -5,8 +5,8 @@ subprocess): initialize, didOpen of a design with a width error and the publishD
 that carries T001 on the right (0-based) line, hover, go to definition, an edit whose proof
 fails (V002 arrives after the pause), an edit that cancels a running proof (its process is
 ended and its result never published), save, close, shutdown and exit. Then the pieces: span
-to range conversion (1-based to 0-based, UTF-16 columns), the symbol under a position, and
-settings.
+to range conversion (1-based to 0-based, UTF-16 columns), the symbol under a position (raw
+identifiers `r#match` too, over stdio and piece by piece), and settings.
 """
 
 from __future__ import annotations
@@ -319,6 +319,86 @@ def test_the_symbol_under_a_position(where, text, definition):
     assert sym is not None and sym.text == text
     got = None if sym.definition is None else (sym.definition.line, sym.definition.column)
     assert got == definition
+
+
+RAW = """const r#const: u8 = 3;
+enum r#enum { r#match, Other }
+fn r#fn(r#in: u8, r#x: u8) -> u8 { r#in + r#x + r#const }
+module m(clk: clock, arst: areset, e: in r#enum, a: in u8, r#match: out u8) {
+  comb { let r#let: u8 = r#fn(a, 1); r#match = if e == r#enum::r#match then r#let else 0; }
+}
+"""
+
+
+def raw_at(line: int, needle: str, nth: int = 0, offset: int = 0) -> tuple[int, int]:
+    text = RAW.splitlines()[line - 1]
+    col = -1
+    for _ in range(nth + 1):
+        col = text.index(needle, col + 1)
+    return line, col + 1 + offset
+
+
+def raw_span(line: int, needle: str, nth: int = 0, length: int | None = None) -> tuple[int, int, int]:
+    """(line, column, end column) of the nth `needle` on a line of RAW (or its first `length` characters)."""
+    _, col = raw_at(line, needle, nth)
+    return line, col, col + (len(needle) if length is None else length)
+
+
+PORT = raw_span(4, "r#match")
+VARIANT = raw_span(2, "r#match")
+
+
+@pytest.mark.parametrize("where,text,span,definition", [
+    # on the `r#`, in the name and just after it: the raw identifier is one name
+    (raw_at(5, "r#match", 0, 0), "output `r#match`: `u8` (8 bits, unsigned)", raw_span(5, "r#match"), PORT),
+    (raw_at(5, "r#match", 0, 4), "output `r#match`: `u8` (8 bits, unsigned)", raw_span(5, "r#match"), PORT),
+    (raw_at(5, "r#match", 0, 7), "output `r#match`: `u8` (8 bits, unsigned)", raw_span(5, "r#match"), PORT),
+    (raw_at(4, "r#match", 0, 1), "output `r#match`: `u8` (8 bits, unsigned)", PORT, PORT),
+    (raw_at(5, "r#fn"), "fn `r#fn(in: u8, x: u8) -> u8`", raw_span(5, "r#fn"), raw_span(3, "r#fn")),
+    (raw_at(3, "r#in", 1), "parameter `in`: `u8` (8 bits, unsigned)", raw_span(3, "r#in", 1), raw_span(3, "r#in")),
+    (raw_at(3, "r#in", 0, 3), "parameter `in`: `u8` (8 bits, unsigned)", raw_span(3, "r#in"), raw_span(3, "r#in")),
+    (raw_at(3, "r#const"), "const `r#const`: `u8` (8 bits, unsigned) = 3", raw_span(3, "r#const"),
+     raw_span(1, "r#const")),
+    (raw_at(5, "r#let", 1), "let `r#let`: `u8` (8 bits, unsigned)", raw_span(5, "r#let", 1), raw_span(5, "r#let")),
+    (raw_at(5, "r#enum::r#match"), "variant `r#enum::r#match` = 0: `r#enum` (enum, 1 bit)",
+     raw_span(5, "r#enum::r#match"), VARIANT),
+    (raw_at(2, "r#match", 0, 6), "variant `r#enum::r#match` = 0: `r#enum` (enum, 1 bit)", VARIANT, VARIANT),
+    (raw_at(4, "r#enum"), "enum `r#enum` (1 bit): r#match = 0, Other = 1", raw_span(4, "r#enum"),
+     raw_span(2, "r#enum")),
+    (raw_at(4, "arst"), "asynchronous reset `arst`: active high, registers read as their reset values at once: "
+                        "`bool` (1 bit)", raw_span(4, "arst"), raw_span(4, "arst")),
+])
+def test_raw_identifiers_under_a_position(where, text, span, definition):
+    d = analyze(RAW).design
+    sym = symbol_at(d, *where, RAW)
+    assert sym is not None and sym.text == text
+    assert (sym.span.line, sym.span.column, sym.span.end_column) == span
+    assert (sym.definition.line, sym.definition.column, sym.definition.end_column) == definition
+
+
+def test_hover_and_definition_of_a_raw_identifier_over_stdio(client):
+    text = (ROOT / "examples" / "cam_match.sysr").read_text()
+    lines = text.splitlines()
+    use = next(i for i, ln in enumerate(lines) if "r#match = true" in ln)
+    decl = next(i for i, ln in enumerate(lines) if "r#match: out bool" in ln)
+    client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {},
+                                  "initializationOptions": {"proofs": "off"}})
+    client.notify("initialized", {})
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "sysr", "version": 1,
+                                                            "text": text}})
+    assert client.published(1) == []
+    col = lines[use].index("r#match = true")
+    got = client.request("textDocument/hover", {"textDocument": {"uri": URI},
+                                                "position": {"line": use, "character": col + 3}})
+    assert got["contents"]["value"] == "output `r#match`: `bool` (1 bit)"
+    assert got["range"] == {"start": {"line": use, "character": col}, "end": {"line": use, "character": col + 7}}
+    got = client.request("textDocument/definition", {"textDocument": {"uri": URI},
+                                                     "position": {"line": use, "character": col}})
+    start = lines[decl].index("r#match")
+    assert got == {"uri": URI, "range": {"start": {"line": decl, "character": start},
+                                         "end": {"line": decl, "character": start + 7}}}
+    client.request("shutdown", None)
+    client.notify("exit", None)
 
 
 def test_no_symbol_in_comments_literals_or_keywords():

@@ -8,13 +8,17 @@ A memory (`reg m: T[N];`, never reset) becomes an `amaranth.lib.memory.Memory` (
 initial contents, as the evaluator assumes) with one asynchronous (`domain="comb"`) read
 port per distinct read, since sysr reads a memory in the current cycle; a registered read
 (`q <= m[a];`) is that read feeding an ordinary register, which Yosys folds into a
-synchronous read port for block RAM. Writes become write ports in the design's domain: the
+synchronous read port for block RAM. Writes become write ports in the design's domain (a local reset-less domain on its clock
+when that domain's reset is asynchronous; see `sysr.amaranth.component`): the
 writes of one cycle are scheduled into slots, each slot holding writes on mutually exclusive
 paths (they share one port), slot after slot in program order; when two slots write one
 address in one cycle the later one wins (sysr's last-write-wins), which the ports implement
 by masking the earlier enables, so nothing relies on how Amaranth orders write ports. A read
 or write whose index may be out of range is guarded (reads give 0, writes do nothing), as
-`sysr.elab` defines.
+`sysr.elab` defines. A memory is never reset, and the IR holds its writes in a cycle with the
+reset active (`Ite(reset_active, m, writes)`), which becomes `~reset_active` in every write
+enable; a register array under an asynchronous reset is read as `System.visible` says (see
+`ValueBuilder.n_read`).
 """
 
 from __future__ import annotations

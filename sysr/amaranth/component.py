@@ -10,13 +10,29 @@ Clock and reset. The design's clock is the component's clock domain (`domain`, "
 default). With `reset="domain"` (the default) the design's reset port is that domain's reset
 too: it is not in the signature, registers are reset by the domain (to their sysr reset
 values; memories are not), and logic that reads the reset, and the hold on memory writes
-while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` reads its
-complement: Amaranth resets are active high). The proofs assume a synchronous reset, so the
-domain should have one (`async_reset=False`); `ResetInserter` resets the registers but not
-what reads `ResetSignal`. With `reset="port"` the reset stays an input port with its sysr
-name and polarity, registers are `reset_less` and reset by the logic exactly as `sysr lower`
-writes it, so the domain's own reset does not touch the component. A design without a clock
-uses no domain; its reset, if it has one, is an ordinary input port.
+while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` or `areset_n`
+reads its complement: Amaranth resets are active high). The domain's kind must match the
+design's: a synchronous `reset`/`reset_n` wants `async_reset=False` (the proofs assume the
+registers clear at the edge), an asynchronous `areset`/`areset_n` wants `async_reset=True`
+(`reset_async` says which): the domain then clears the registers as soon as its reset is
+active, which is exactly sysr's meaning (they read as their reset values in that same cycle
+and hold them through the edges), so the registers are read as they are. `ResetInserter`
+resets the registers but not what reads `ResetSignal`. With `reset="port"` the reset stays an
+input port with its sysr name and polarity, registers are `reset_less` and reset by the logic
+exactly as `sysr lower` writes it, so the domain's own reset does not touch the component;
+with an asynchronous reset the logic reads each register through `reset_active ? init :
+register` (`System.visible` of `sysr.elab`), and the registers take their reset values at the
+edge. `registers` are the flip-flops, `visible` the registers as the design reads them (the
+same signals but in "port" mode with an asynchronous reset, where they are those muxes). A
+design without a clock uses no domain; its reset, if it has one, is an ordinary input port.
+
+Amaranth's simulator (0.5) runs a domain's processes at the rising edge of an asynchronous
+domain reset as well as at the clock edge: a memory write port there writes whatever its
+enable shows at that instant, and a `reset_less` register takes its next value. In "domain"
+mode with an asynchronous reset the memories' write ports are therefore in a local reset-less
+domain `<domain>_memw` whose clock is the domain's (the same `$memwr` on the same clock once
+Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
+asynchronous (or none), as its registers are `reset_less`.
 
 Names. Ports keep their sysr names and order; a name Amaranth cannot take as a signature
 member (a Python keyword, a leading underscore, or an attribute of the component such as
@@ -30,12 +46,13 @@ import keyword
 import re
 import types
 
-from amaranth.hdl import Module, ResetSignal, Signal, unsigned
+from amaranth.hdl import ClockDomain, ClockSignal, Const, Module, Mux, ResetSignal, Signal, unsigned
 from amaranth.lib import enum as am_enum
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .. import elab as E
+from ..front import syntax as S
 from ..model import Design
 from .arrays import MemoryArray, RegisterArray
 from .exprs import ValueBuilder
@@ -50,9 +67,13 @@ class SysrComponent(wiring.Component):
 
     Attributes besides the ports: `port_names` (sysr port name -> signature member),
     `registers` (register name -> `Signal`, or a list of signals for a register array),
-    `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires` (wire name ->
-    `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its encodings), `domain`,
-    `reset_mode`, `design` (the checked sysr design it was built from).
+    `visible` (register name -> its value as the design reads it in a cycle: the register, or
+    under an asynchronous reset in "port" mode `reset_active ? init : register`, a value to
+    simulate or assign), `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires`
+    (wire name -> `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its
+    encodings), `domain`, `reset_mode`, `reset_async` (the design's reset is asynchronous: in
+    "domain" mode, give the domain `async_reset=True`), `design` (the checked sysr design it
+    was built from).
     """
 
     def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync") -> None:
@@ -70,6 +91,11 @@ class SysrComponent(wiring.Component):
         self.registers: dict[str, object] = {}
         self.memories: dict[str, object] = {}
         self.wires: dict[str, Signal] = {}
+        self.visible: dict[str, object] = {}
+        self.reset_async = design.reset_async and design.reset is not None
+        # memory writes: in the domain, or (see the module docstring) a local reset-less
+        # domain on its clock when the domain's reset is asynchronous
+        self._write_domain = f"{domain}_memw" if self.reset_async and self.reset_mode == "domain" else domain
         super().__init__(wiring.Signature(members))
         self._comb: list = []
         self._sync: list = []
@@ -83,12 +109,13 @@ class SysrComponent(wiring.Component):
     # ---- the signature ---------------------------------------------------------------------
     def _signature_members(self, design: Design) -> tuple[dict, dict[str, str]]:
         reserved = set(dir(SysrComponent)) | {"signature", "design", "module_name", "domain", "reset_mode",
-                                              "port_names", "enums", "registers", "memories", "wires"}
+                                              "port_names", "enums", "registers", "memories", "wires",
+                                              "visible", "reset_async"}
         members: dict = {}
         names: dict[str, str] = {}
         for port in design.ports:
             sig = design.signals[port.name]
-            if port.kind == "clock" or (port.kind in ("reset", "reset_n") and self._reset_port is None):
+            if port.kind == "clock" or (port.kind in S.RESET_KINDS and self._reset_port is None):
                 continue
             member = member_name(port.name, reserved | set(members))
             shape = unsigned(1) if sig.ty is None else shape_of(sig.ty)
@@ -128,21 +155,43 @@ class SysrComponent(wiring.Component):
                              self._comb)
         comb = {n: x for n, x in system.comb.items() if n not in system.comb_ghost}
         nexts = {sv.name: self._next_of(sv, system) for sv in live}
-        build.count_uses(list(comb.values()) + list(nexts.values()))
+        shown = {sv.name: system.visible[sv.name] for sv in live if sv.name in system.visible}
+        if self.reset_mode == "domain":  # the domain's asynchronous reset clears the registers at once
+            for node in shown.values():
+                build.same_as(node, node.b)
+        build.count_uses(list(comb.values()) + list(nexts.values())
+                         + [shown[sv.name] for sv in live if sv.kind == "out_reg" and sv.name in shown])
         for name, expr in comb.items():
             target = self.port(name) if name in self.port_names else self.wires[name]
             self._comb.append(target.eq(build.value(expr)))
         for sv in live:
             nxt = nexts[sv.name]
             if sv.kind == "mem":
-                self._comb += self._arrays[sv.name].write_ports(nxt, build, self.domain)
+                self._comb += self._arrays[sv.name].write_ports(nxt, build, self._write_domain)
             elif sv.size is not None:
                 arr = self._arrays[sv.name]
                 self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
             else:
                 self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
             if sv.kind == "out_reg":
-                self._comb.append(self.port(sv.name).eq(self.registers[sv.name]))
+                value = build.value(shown[sv.name]) if sv.name in shown else self.registers[sv.name]
+                self._comb.append(self.port(sv.name).eq(value))
+        for sv in live:
+            if sv.kind != "mem":
+                self.visible[sv.name] = self._visible(sv, shown.get(sv.name), build)
+
+    def _visible(self, sv: E.StateVar, node, build: ValueBuilder):
+        """A register as the design reads it in the cycle: the register itself, except under an
+        asynchronous reset in "port" mode, `reset_active ? init : register` (not built into the
+        module: a value to simulate or to assign)."""
+        reg = self.registers[sv.name]
+        if node is None or self.reset_mode == "domain":
+            return reg
+        active = build.value(node.c)
+        init = Const(sv.init, len(reg[0]) if isinstance(reg, list) else len(reg))
+        if isinstance(reg, list):
+            return [Mux(active, init, el) for el in reg]
+        return Mux(active, init, reg)
 
     def _next_of(self, sv: E.StateVar, system: E.System):
         """The next-state IR of `sv`; in domain mode without the reset mux the domain applies."""
@@ -160,12 +209,12 @@ class SysrComponent(wiring.Component):
         if var.name == d.reset and var.name not in self.port_names:
             rst = ResetSignal(self.domain)
             return ~rst if d.reset_active_low else rst
+        if var.name in self.registers and not isinstance(self.registers[var.name], list):
+            return self.registers[var.name]  # (a registered output's port may show it through a mux)
         if var.name in self.port_names:
             return self.port(var.name)
         if var.name in self.wires:
             return self.wires[var.name]
-        if var.name in self.registers and not isinstance(self.registers[var.name], list):
-            return self.registers[var.name]
         raise Unsupported(f"design logic reads `{var.name}`, which the Amaranth component does not "
                           f"have (ghost state and properties are left out)")
 
@@ -176,6 +225,9 @@ class SysrComponent(wiring.Component):
             m.d[self.domain] += self._sync
         for name, mem in self.memories.items():
             m.submodules[f"mem_{name}"] = mem
+        if self.memories and self._write_domain != self.domain:
+            m.domains += ClockDomain(self._write_domain, reset_less=True, local=True)
+            m.d.comb += ClockSignal(self._write_domain).eq(ClockSignal(self.domain))
         return m
 
 

@@ -11,6 +11,12 @@ expression.
 
 Shared subexpressions and very deep or large expressions become named intermediate signals,
 so that the Amaranth expression trees stay small and shallow whatever the design unrolls into.
+
+Array values (`ArrVar`, `ConstArr`, an array-valued `Ite`) build to no Amaranth value: they are
+only ever read from, and `n_read` looks the storage up, including a register array as read
+under an asynchronous reset (`Ite(reset_active, ConstArr(init), ArrVar)`: the reset value while
+the reset is active, else the stored element). `same_as` builds a node as another one the
+caller knows to be equal (the registers under a domain's asynchronous reset).
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ def multi_use(n) -> tuple:
         if not isinstance(n.b, E.Const):
             return (n.b,)
         return (n.a,) if n.op == ">>" and n.ty.signed else ()
+    if isinstance(n, E.Bin) and n.op in ("/", "%"):
+        return (n.a, n.b)  # signs, magnitudes and the zero-divisor case
     if isinstance(n, E.Builtin) and n.name in ("popcount", "onehot", "onehot0"):
         return (n.a,)
     if isinstance(n, BitWrite):
@@ -78,7 +86,15 @@ class ValueBuilder:
         self.rewrites: dict[int, object] = {}
         self.consts: dict[int, int] = {}  # nodes of a constant value -> that value
         self.leaves: set[int] = set()  # values that are a signal or a constant, retyped
+        self.aliases: dict[int, object] = {}  # node -> the node it is built as (`same_as`)
         self.temps = 0
+
+    def same_as(self, node, other) -> None:
+        """Build `node` as `other`, which the caller knows has the same value in every cycle
+        (a register as read under an asynchronous reset, when the clock domain resets it at
+        once). For an array, reads of `node` read `other`'s storage."""
+        self.aliases[id(node)] = other
+        self.keep.append(node)
 
     def count_uses(self, roots) -> None:
         """Count how often each node is an operand, over every root, before building any: a
@@ -95,6 +111,8 @@ class ValueBuilder:
             stack.extend(self.kids(n))
 
     def kids(self, n) -> tuple:
+        if id(n) in self.aliases:
+            return (self.aliases[id(n)],)
         return ir_children(self.rewritten(n)) if isinstance(n, E.Ite) else E.children(n)
 
     def rewritten(self, n):
@@ -121,6 +139,10 @@ class ValueBuilder:
             if id(n) in self.memo:
                 continue
             n_ir, n = n, self.rewritten(n) if isinstance(n, E.Ite) else n
+            if id(n_ir) in self.aliases:
+                self.memo[id(n_ir)] = self.memo[id(self.aliases[id(n_ir)])]
+                self.keep.append(n_ir)
+                continue
             folded = self.fold(n)
             if folded is not None:
                 taken = folded[1]
@@ -142,7 +164,7 @@ class ValueBuilder:
             depth = 1 + max((self.depth.get(id(k), 0) for k in kids), default=0)
             weight = 1 + sum(self.weight.get(id(k), 1) for k in kids)
             big = depth > MAX_DEPTH or weight > MAX_WEIGHT
-            if not isinstance(n, (E.Const, E.Var)) and (self.uses.get(id(n_ir), 0) > 1 or big):
+            if v is not None and not isinstance(n, (E.Const, E.Var)) and (self.uses.get(id(n_ir), 0) > 1 or big):
                 v, depth, weight = self.temp(v, n), 0, 1
             self.memo[id(n_ir)] = v
             self.depth[id(n_ir)] = depth
@@ -236,7 +258,7 @@ class ValueBuilder:
 
     def n_ite(self, n: E.Ite) -> Value:
         if n.ty is None:
-            raise Unsupported(f"an array-valued `if` outside a register update{self.where}")
+            return None  # an array value: only ever read from (`n_read` checks its shape)
         return typed(Mux(self.of(n.c), uns(self.of(n.a)), uns(self.of(n.b))), n.ty)
 
     def n_cast(self, n: E.Cast) -> Value:
@@ -261,19 +283,28 @@ class ValueBuilder:
         return typed(extend(v, n.ty, n.ty.width), n.ty)
 
     def n_read(self, n: E.Read) -> Value:
-        if not isinstance(n.arr, E.ArrVar):
-            raise Unsupported(f"a read from a computed array value{self.where}")
-        if isinstance(n.i, E.Const):
-            if n.i.value >= n.arr.size:
-                return self.n_const(E.Const(0, n.ty))
-        return typed(uns(self.arrays(n.arr).read(self.of(n.i), n.i.ty)), n.ty)
+        arr = self.aliases.get(id(n.arr), n.arr)
+        size = getattr(arr, "size", None)
+        if isinstance(n.i, E.Const) and size is not None and n.i.value >= size:
+            return self.n_const(E.Const(0, n.ty))
+        if isinstance(arr, E.ArrVar):
+            return typed(uns(self.arrays(arr).read(self.of(n.i), n.i.ty)), n.ty)
+        if (isinstance(arr, E.Ite) and isinstance(arr.a, E.ConstArr) and isinstance(arr.b, E.ArrVar)
+                and arr.a.size == arr.b.size):
+            # a register array as read under an asynchronous reset (`System.visible`): its
+            # reset value while the reset is active, else what it stores; 0 out of range
+            guard, _ = in_range(self.of(n.i), n.i.ty, arr.a.size)
+            init = guarded(guard, self.n_const(E.Const(arr.a.value, n.ty)), n.ty)
+            stored = self.arrays(arr.b).read(self.of(n.i), n.i.ty)
+            return typed(Mux(self.of(arr.c), uns(init), uns(stored)), n.ty)
+        raise Unsupported(f"a read from a computed array value{self.where}")
 
     def n_bitwrite(self, n: "BitWrite") -> Value:
         old, i, v = uns(self.of(n.old)), uns(self.of(n.i)), uns(self.of(n.v))
         return typed(Cat(*[Mux(i == j, v, old[j]) for j in range(n.ty.width)]), n.ty)
 
-    def n_arrvar(self, n: E.ArrVar):
-        return None  # only ever the array operand of a Read, which looks the storage up itself
+    def n_arrvar(self, n):
+        return None  # an array: only ever read from, and a Read looks the storage up itself
 
     def n_array(self, n) -> Value:
         raise Unsupported(f"a whole array used as a value{self.where}")
@@ -293,6 +324,6 @@ NODES: dict[type, Callable] = {
     E.Read: ValueBuilder.n_read,
     E.ArrVar: ValueBuilder.n_arrvar,
     E.Store: ValueBuilder.n_array,
-    E.ConstArr: ValueBuilder.n_array,
+    E.ConstArr: ValueBuilder.n_arrvar,
     BitWrite: ValueBuilder.n_bitwrite,
 }

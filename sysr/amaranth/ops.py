@@ -5,11 +5,12 @@ Every value built here has exactly the width of its sysr type and that type's si
 meaning: `+ - *` keep the low N bits (they wrap), `-a` is two's-complement negation, shifts by
 an amount of N or more give 0 (all sign bits for `>>` on a negative `sN`), comparisons are
 signed exactly on `sN`, casts zero- or sign-extend by the source type and truncate, and a
-dynamic index out of range reads 0. `sysr.types` is the reference for each of them.
+dynamic index out of range reads 0, and `/` and `%` are Verilog's at the operands' width, with
+SMT-LIB's values for a zero divisor (`_divide`). `sysr.types` is the reference for each of them.
 
 `BINARY`, `UNARY` and `BUILTINS` map an operator to the function that builds it; an operator
 missing from them is `Unsupported` (see `sysr.amaranth.exprs`), never a wrong circuit: a new
-operator (`/`, `%`) is one entry here.
+operator is one entry here.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Callable
 from amaranth.hdl import Cat, Const, Mux, Value, signed, unsigned
 
 from .. import elab as E
-from ..types import Ty, bits_for
+from ..types import Ty, bits_for, mask
 
 
 class Unsupported(Exception):
@@ -124,6 +125,40 @@ def _shift_right(a, b, n):
     return guarded(guard, typed(low(uns(a) >> amount, w), n.ty), n.ty)
 
 
+def _divide(a, b, n):
+    """`a / b` or `a % b` as `sysr.types.op_divide` defines them, built on an unsigned divider.
+
+    Amaranth's `//` and `%` floor (Python's rounding) on signed values and give 0 for a zero
+    divisor, so they are used only on unsigned operands with a divisor that is not zero. On
+    `sN` the quotient and remainder of the magnitudes (|MIN| = 2**(N-1) still fits N unsigned
+    bits) get their signs back: the quotient negated when the operands' signs differ (so it
+    truncates toward zero, and `MIN / -1` wraps to MIN), the remainder when the dividend is
+    negative. A zero divisor gives SMT-LIB's values: `a % 0` is `a`; `a / 0` is all ones, on
+    `sN` -1, or 1 for a negative dividend. A non-zero constant divisor needs no such case.
+    """
+    w = n.ty.width
+    a, b = uns(a), uns(b)
+    rem = n.op == "%"
+    if n.ty.signed:
+        neg_a, neg_b = a[w - 1], b[w - 1]
+        x, y = _magnitude(a, neg_a, w), _magnitude(b, neg_b, w)
+        r = low(x % y, w) if rem else low(x // y, w)
+        negate = neg_a if rem else neg_a ^ neg_b
+        out = Mux(negate, low(-r, w), r)
+        by_zero = a if rem else Mux(neg_a, Const(1, w), Const(mask(w), w))
+    else:
+        out = low(a % b, w) if rem else low(a // b, w)
+        by_zero = a if rem else Const(mask(w), w)
+    if isinstance(n.b, E.Const) and n.b.value != 0:
+        return typed(out, n.ty)
+    return typed(Mux(b == 0, by_zero, out), n.ty)
+
+
+def _magnitude(v: Value, negative: Value, w: int) -> Value:
+    """|v| of an `sN` bit pattern, as N unsigned bits."""
+    return Mux(negative, low(-v, w), v)
+
+
 def _implies(a, b, n):
     return ~a | b
 
@@ -132,6 +167,8 @@ BINARY: dict[str, Callable] = {
     "+": _arith(lambda a, b: a + b),
     "-": _arith(lambda a, b: a - b),
     "*": _arith(lambda a, b: a * b),
+    "/": _divide,
+    "%": _divide,
     "&": _bitwise(lambda a, b: a & b),
     "|": _bitwise(lambda a, b: a | b),
     "^": _bitwise(lambda a, b: a ^ b),

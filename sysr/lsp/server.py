@@ -181,7 +181,7 @@ class SysrLanguageServer(LanguageServer):
             return None, None
         doc = self.workspace.get_text_document(uri)
         p = doc.position_from_client_units(position)
-        return symbol_at(outcome.design, p.line + 1, p.character + 1), doc
+        return symbol_at(outcome.design, p.line + 1, p.character + 1, doc.source), doc
 
 
 server = SysrLanguageServer()

@@ -1,9 +1,14 @@
 """What a name in a sysr file is: the symbol under a position, its hover text and its definition.
 
 Pure functions over a checked `Design` (`sysr.pipeline.analyze`): `symbol_at(design, line,
-column)` finds the innermost name at a 1-based line and column (a use, a declaration, a
+column, text)` finds the innermost name at a 1-based line and column (a use, a declaration, a
 call, an enum variant or type) and says what it refers to, with its type, width and where it
 is declared. The language server turns that into hover text and go-to-definition.
+
+A raw identifier (`r#match`) is the name `match`: its span covers the `r#` too, and the hover
+text writes a name that is a keyword as the source must (`r#match`, as diagnostics do). The
+syntax tree keeps no span of its own for the name of a fn parameter or an enum variant, only
+where the item starts; `text` (the source) tells how long the name is written there.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from dataclasses import dataclass
 from ..front import syntax as S
 from ..model import Design, Local, Signal
 from ..types import BUILTINS, Ty, parse_int_type, sint, uint, value_of
+
+W = S.written  # a name as the source must spell it (`r#match`)
 
 
 @dataclass(frozen=True)
@@ -46,22 +53,39 @@ def nodes(root):
                     stack.append(x)
 
 
-def symbol_at(d: Design, line: int, column: int) -> Symbol | None:
-    """The innermost name at (line, column), 1-based, or None."""
+def symbol_at(d: Design, line: int, column: int, text: str = "") -> Symbol | None:
+    """The innermost name at (line, column), 1-based, or None. `text` is the source `d` was
+    checked from (without it, a raw fn parameter or variant name is taken as written plain)."""
+    head = Heads(text)
     best: tuple[S.Span, object] | None = None
     for n in nodes(d.file):
-        span = name_span(n)
+        span = name_span(n, head)
         if span is not None and contains(span, line, column) and (best is None or size(span) < size(best[0])):
             best = (span, n)
     if best is None:
         return None
-    return describe(d, best[1], best[0])
+    return describe(d, best[1], best[0], head)
 
 
-def name_span(n) -> S.Span | None:
+class Heads:
+    """The span of a name written at the start of a span: `name`, or `r#name` if the source
+    spells it so there."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def __call__(self, span: S.Span, name: str) -> S.Span:
+        line = self.lines[span.line - 1] if 0 < span.line <= len(self.lines) else ""
+        raw = line.startswith("r#", span.column - 1)
+        return S.Span(span.line, span.column, span.line, span.column + len(name) + 2 * raw)
+
+
+def name_span(n, head: Heads) -> S.Span | None:
     """Where the name of node `n` is written, for the nodes that have a name."""
-    if isinstance(n, (S.Name, S.Path, S.TypeRef, S.Param, S.Variant)):
-        return n.span if not isinstance(n, (S.Param, S.Variant)) else _head(n.span, n.name)
+    if isinstance(n, (S.Param, S.Variant)):
+        return head(n.span, n.name)
+    if isinstance(n, (S.Name, S.Path, S.TypeRef)):
+        return n.span
     if isinstance(n, (S.LValue, S.ModAssign, S.Call, S.Let, S.Port, S.RegDecl, S.WireDecl, S.ConstDecl,
                       S.EnumDecl, S.FnDecl)):
         return n.name_span
@@ -70,19 +94,15 @@ def name_span(n) -> S.Span | None:
     return None
 
 
-def _head(span: S.Span, name: str) -> S.Span:
-    return S.Span(span.line, span.column, span.line, span.column + len(name))
-
-
 # ---- what a node names --------------------------------------------------------------------
 
-def describe(d: Design, n, span: S.Span) -> Symbol | None:
+def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
     if isinstance(n, S.Name):
         ref = d.refs.get(id(n))
         if isinstance(ref, Signal):
             return signal_symbol(d, ref, span)
         if isinstance(ref, Local):
-            return local_symbol(ref, span)
+            return local_symbol(ref, span, head)
         if isinstance(ref, str) and ref in d.consts:
             return const_symbol(d, ref, span)
         return None
@@ -92,18 +112,18 @@ def describe(d: Design, n, span: S.Span) -> Symbol | None:
         return signal_symbol(d, sig, span) if sig is not None else None
     if isinstance(n, (S.Let, S.For, S.Quant)):
         ref = d.refs.get(id(n))
-        return local_symbol(ref, span) if isinstance(ref, Local) else None
+        return local_symbol(ref, span, head) if isinstance(ref, Local) else None
     if isinstance(n, S.Param):
-        return Symbol(n.name, span, f"parameter `{n.name}`: `{n.ty.name}`", _head(n.span, n.name))
+        return param_symbol(d, n, span, head)
     if isinstance(n, S.ConstDecl):
         return const_symbol(d, n.name, span) if n.name in d.consts else None
     if isinstance(n, S.Call):
         return call_symbol(d, n, span)
     if isinstance(n, S.Path):
-        return variant_symbol(d, n.enum, n.variant, span)
+        return variant_symbol(d, n.enum, n.variant, span, head)
     if isinstance(n, S.Variant):
         enum = next((e for e in d.enums.values() if n in e.decl.variants), None)
-        return variant_symbol(d, enum.name, n.name, span) if enum else None
+        return variant_symbol(d, enum.name, n.name, span, head) if enum else None
     if isinstance(n, (S.TypeRef, S.EnumDecl)):
         return type_symbol(d, n.name, span)
     if isinstance(n, S.FnDecl):
@@ -116,7 +136,7 @@ def type_text(d: Design, ty: Ty | None) -> str:
     if ty is None:
         return "no value"
     if ty.kind == "enum":
-        return f"`{ty.enum}` (enum, {_bits(ty.width)})"
+        return f"`{W(ty.enum)}` (enum, {_bits(ty.width)})"
     if ty.is_bool:
         return "`bool` (1 bit)"
     return f"`{ty}` ({_bits(ty.width)}, {'signed' if ty.signed else 'unsigned'})"
@@ -133,6 +153,9 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
     elif sig.kind in ("reset", "reset_n"):
         level = "low" if sig.kind == "reset_n" else "high"
         text = f"{what}: synchronous reset, active {level}: `bool` (1 bit)"
+    elif sig.kind in ("areset", "areset_n"):  # `what` says asynchronous
+        level = "low" if sig.kind == "areset_n" else "high"
+        text = f"{what}: active {level}, registers read as their reset values at once: `bool` (1 bit)"
     elif sig.is_array:
         text = f"{what}: {sig.size} entries of {type_text(d, sig.ty)}"
     else:
@@ -149,9 +172,17 @@ def _value(d: Design, v: int, ty: Ty) -> str:
     return str(value_of(v, ty))
 
 
-def local_symbol(local: Local, span: S.Span) -> Symbol:
+def local_symbol(local: Local, span: S.Span, head: Heads) -> Symbol:
     word = {"let": "let", "for": "loop variable", "quant": "quantified variable", "param": "parameter"}[local.kind]
-    return Symbol(local.name, span, f"{word} `{local.name}`: {type_text(None, local.ty)}", local.span)
+    where = head(local.span, local.name) if local.kind == "param" else local.span  # a param's span is `x: T`
+    return Symbol(local.name, span, f"{word} `{W(local.name)}`: {type_text(None, local.ty)}", where)
+
+
+def param_symbol(d: Design, p: S.Param, span: S.Span, head: Heads) -> Symbol:
+    fn = next((f for f in d.fns.values() if p in f.decl.params), None)
+    ty = dict(fn.params).get(p.name) if fn is not None else None
+    what = type_text(d, ty) if ty is not None else f"`{p.ty.name}`"
+    return Symbol(p.name, span, f"parameter `{W(p.name)}`: {what}", head(p.span, p.name))
 
 
 def const_symbol(d: Design, name: str, span: S.Span) -> Symbol:
@@ -159,35 +190,35 @@ def const_symbol(d: Design, name: str, span: S.Span) -> Symbol:
     decl = next((i for i in d.file.items if isinstance(i, S.ConstDecl) and i.name == name), None)
     if decl is None:
         decl = next((i for i in d.module.items if isinstance(i, S.ConstDecl) and i.name == name), None)
-    return Symbol(name, span, f"const `{name}`: {type_text(d, ty)} = {_value(d, value, ty)}",
+    return Symbol(name, span, f"const `{W(name)}`: {type_text(d, ty)} = {_value(d, value, ty)}",
                   decl.name_span if decl else None)
 
 
 def call_symbol(d: Design, n: S.Call, span: S.Span) -> Symbol | None:
     if n.func in d.fns:
         info = d.fns[n.func]
-        params = ", ".join(f"{p}: {t}" for p, t in info.params)
-        return Symbol(n.func, span, f"fn `{n.func}({params}) -> {info.ret}`", info.decl.name_span)
+        params = ", ".join(f"{W(p)}: {t}" for p, t in info.params)
+        return Symbol(n.func, span, f"fn `{W(n.func)}({params}) -> {info.ret}`", info.decl.name_span)
     if n.func in BUILTINS or n.func == "prev":
         return Symbol(n.func, span, f"builtin `{n.func}` (see the reference, section 3.7)", None)
     return None
 
 
-def variant_symbol(d: Design, enum: str, variant: str, span: S.Span) -> Symbol | None:
+def variant_symbol(d: Design, enum: str, variant: str, span: S.Span, head: Heads) -> Symbol | None:
     info = d.enums.get(enum)
     if info is None or variant not in info.variants:
         return None
     decl = next(v for v in info.decl.variants if v.name == variant)
     return Symbol(f"{enum}::{variant}", span,
-                  f"variant `{enum}::{variant}` = {info.variants[variant]}: {type_text(d, info.ty)}",
-                  _head(decl.span, decl.name))
+                  f"variant `{W(enum)}::{W(variant)}` = {info.variants[variant]}: {type_text(d, info.ty)}",
+                  head(decl.span, decl.name))
 
 
 def type_symbol(d: Design, name: str, span: S.Span) -> Symbol | None:
     info = d.enums.get(name)
     if info is not None:
-        variants = ", ".join(f"{k} = {v}" for k, v in info.variants.items())
-        return Symbol(name, span, f"enum `{name}` ({_bits(info.ty.width)}): {variants}", info.decl.name_span)
+        variants = ", ".join(f"{W(k)} = {v}" for k, v in info.variants.items())
+        return Symbol(name, span, f"enum `{W(name)}` ({_bits(info.ty.width)}): {variants}", info.decl.name_span)
     parsed = parse_int_type(name)
     if parsed is None:
         return None
