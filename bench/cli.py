@@ -1,5 +1,5 @@
 """The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`,
-`bench suite import`).
+`bench suite import`, `bench catch`, `bench mutants`).
 
 Exit status: 0 when everything passed, 1 when a candidate failed or a seeded bug was not
 rejected as expected, 2 on usage errors or when a tool did not run.
@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from . import loop_cli, sandbox, suite_cli
+from . import catch_cli, loop_cli, sandbox, suite_cli
 from .cache import ResultCache, default_dir
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
@@ -160,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_seeded)
     loop_cli.add_commands(sub)
     suite_cli.add_commands(sub)
+    catch_cli.add_commands(sub)
     return p
 
 
