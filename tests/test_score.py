@@ -78,6 +78,18 @@ def test_failures_get_their_result(scorer, toy, source, result, detail) -> None:
     assert detail in r.detail
 
 
+def test_a_ripple_chain_on_a_vector_is_no_loop(scorer, toy) -> None:
+    """Each carry bit from the one below it: Yosys's word-level check calls that a loop, the
+    bit-level one does not; a real loop written the same way still fails."""
+    ripple = design("  wire [3:0] c;", "  assign c[0] = en;", "  assign c[3:1] = c[2:0] & q[2:0];",
+                    "  always @(posedge clk) if (rst) q <= 4'd0; else q <= q ^ c;")
+    r = scorer.score(toy, "verilog", ripple)
+    assert r.result == "PASS", (r.result, r.detail)
+    looped = ripple.replace("assign c[3:1] = c[2:0] & q[2:0];", "assign c[3:1] = c[3:1] & q[2:0];")
+    r = scorer.score(toy, "verilog", looped)
+    assert r.result == "comb-loop" and "logic loop" in r.detail, (r.result, r.detail)
+
+
 def test_sysr_failures(scorer, toy) -> None:
     r = scorer.score(toy, "sysr", toy.text("stub.sysr"))
     assert r.result == "check-failed" and "H001" in r.detail

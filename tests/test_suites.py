@@ -306,6 +306,9 @@ def test_systemverilog_stages_latch_and_port_order(ve, scorer) -> None:
     assert scorer.score(dff, "verilog", reordered).result == "PASS"
     counted = ("module TopModule(input a, input b, output y);\n  assign y = $countones({a, b}) == 2;\nendmodule\n")
     assert scorer.score(task, "verilog", counted).result == "PASS"
+    ripple = ("module TopModule(input a, input b, output y);\n  logic [2:0] c;\n  assign c[0] = a;\n"
+              "  assign c[2:1] = c[1:0] & {b, 1'b1};\n  assign y = c[2];\nendmodule\n")
+    assert scorer.score(task, "verilog", ripple).result == "PASS"  # a loop on words only (tests/test_score.py)
 
 
 # ---- the loop and the summary on an imported suite ---------------------------------------------
