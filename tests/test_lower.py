@@ -122,6 +122,26 @@ def test_yosys_infers_block_ram(tmp_path: Path):
     yosys(HERE / "bram.v", tmp_path, "memory -nomap; select -assert-count 1 t:$mem_v2")
 
 
+SYNC_RAM = ROOT / "tasks" / "sync-ram" / "ref.sysr"
+
+
+@pytest.mark.parametrize("reset, rdata", [("reset", ""), ("reset", " = 0"), ("areset", ""), ("areset", " = 0")],
+                         ids=["sync", "sync-rdata-reset", "async", "async-rdata-reset"])
+def test_the_implicit_reset_keeps_block_ram(reset: str, rdata: str, tmp_path: Path):
+    """The reference's promise (§8): a memory read in `seq` is block RAM on iCE40 whatever the
+    reset, with the read register with or without a reset value."""
+    text = SYNC_RAM.read_text().replace("rst: reset", f"rst: {reset}").replace(
+        "rdata: out reg u8)", f"rdata: out reg u8{rdata})")
+    assert text.count(f"rst: {reset}") == 1 and f"rdata: out reg u8{rdata})" in text
+    code, diags = lower_text(text, "sync_ram.sysr")
+    assert code is not None, [d.message for d in diags]
+    (tmp_path / "ram.v").write_text(code)
+    r = run([find_tool("yosys"), "-q", "-p", "read_verilog ram.v; synth_ice40 -top sync_ram; tee -o stat.txt stat"],
+            tmp_path)
+    stat = (tmp_path / "stat.txt").read_text() if (tmp_path / "stat.txt").exists() else ""
+    assert r.returncode == 0 and re.search(r"SB_RAM40_4K\s+1\n", stat), r.stderr + stat
+
+
 def test_memory_is_never_reset():
     text = (HERE / "bram.v").read_text()
     reset_branch = text.split("if (rst) begin", 1)[1].split("end", 1)[0]

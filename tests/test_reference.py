@@ -12,7 +12,8 @@ A block with neither marker, or that is not a whole file, fails the tests.
 
 Also: every code in `CODES` is in the full reference's code table, with its title, and has an
 example; every section the table's `see` column names exists; the compact reference names only
-real codes; every design in examples/ passes the static checks (and the proofs).
+real codes, and its inline syntax (in prose) is accepted by the checker; every design in
+examples/ passes the static checks (and the proofs).
 """
 
 from __future__ import annotations
@@ -219,6 +220,38 @@ def test_every_section_the_table_names_exists():
 def test_the_compact_reference_names_real_codes():
     named = set(re.findall(r"\b[PNTASHVL]\d{3}\b", MODEL_REFERENCE.read_text()))
     assert named and named <= set(CODES), sorted(named - set(CODES))
+
+
+# Syntax the compact reference shows inline, in prose: each snippet as it is written there, and a
+# whole design around it (`{}` is the snippet) that the checker accepts, so the prose cannot
+# drift from the checker either.
+INLINE = [
+    ("enum Op: u4 { Add = 0, Sub = 8 }", "{}\nmodule m(o: in Op, y: out bool) {{ y = o == Op::Sub; }}"),
+    ("fn f(a: u8, b: u8) -> u8 { let s: u9 = a as u9 + b as u9; s[8:1] }",
+     "{}\nmodule m(a: in u8, b: in u8, y: out u8) {{ y = f(a, b); }}"),
+    ("`out: out u8`", "module m(in: in u8, {}) {{ out = in; }}"),
+    ("`r#match`", "module m(a: in u8, {}: out bool) {{ r#match = a == 0; }}"),
+    ("if c { } else if c { } else { }", "module m(c: in bool, y: out u8) {{ comb {{ y = 0; {} }} }}"),
+    ("for i in 0..N { }", "const N: u8 = 4;\nmodule m(y: out u8) {{ comb {{ y = 0; {} }} }}"),
+    ("`i as u8 + 1`", "module m(y: out u8) {{ comb {{ y = 0; for i in 0..4 {{ y = y + ({}); }} }} }}"),
+    ("match e { 0 => { } 1 | 2 => { }, _ => { } }", "module m(e: in u2, y: out u8) {{ comb {{ y = 0; {} }} }}"),
+    ("if c then a else if d then b else e",
+     "module m(c: in bool, d: in bool, a: in u8, b: in u8, e: in u8, y: out u8) {{ y = {}; }}"),
+    ("(a + b)[8:1]", "module m(a: in u9, b: in u9, y: out u8) {{ y = {}; }}"),
+    ("prev(x)[i]", "module m(clk: clock, rst: reset, x: in u8, i: in u3, q: out reg u8 = 0) {{\n"
+                   "  seq {{ q <= x; }}\n  ensures {} == q[i];\n}}"),
+    ("forall i: u3 :: prev(a[i])", "module m(clk: clock, rst: reset, a: in u8, q: out reg u8 = 0) {{\n"
+                                   "  seq {{ q <= a; }}\n  ensures ({}) ==> q == 0xff;\n}}"),
+    ("~(0xff << n)", "module m(n: in u4, y: out u8) {{ y = {}; }}"),
+]
+
+
+@pytest.mark.parametrize("snippet,design", INLINE, ids=[s for s, _ in INLINE])
+def test_compact_reference_inline_syntax_is_real(snippet, design):
+    assert snippet in MODEL_REFERENCE.read_text(), f"the compact reference no longer shows {snippet!r}"
+    text = design.format(snippet.strip("`"))
+    outcome = analyze(text)
+    assert outcome.accepted and not outcome.diagnostics, f"{text}\n{_errors(outcome)}"
 
 
 # ---- examples/ ---------------------------------------------------------------------------

@@ -54,7 +54,7 @@ class Statements(CheckerBase):
             else:
                 hint = "only wires and outputs take `=`"
             self.err_once(("A004", sig.name), "A004",
-                          f"`=` assigns to {sig.describe()}, which is not a wire or output", span, hint)
+                          f"`=` assigns to {sig.describe()}, which is not a wire or combinational output", span, hint)
         else:
             if sig.kind == "out":
                 hint = (f"to assign it in `seq`, make it a registered output: "
