@@ -1,7 +1,8 @@
 """The checking pipeline in one place: parse, names and types, structure, then proofs.
 
-`analyze` runs the static stages and returns the design with its diagnostics; `check` adds
-verification when the static stages found no error. The command line and the lowering call
+`analyze` runs the static stages and returns the design (the top module) and the whole
+hierarchy with their diagnostics; `check` adds verification when the static stages found no
+error: every module is proven on its own, with its instances' contracts (`sysr.smt.hier`). The command line and the lowering call
 these; nothing user-facing raises. Both run on a thread with a deep stack (`limits.run_deep`),
 and a stage that passes one of `sysr.limits` (or runs out of memory) ends the pipeline with that
 stage's L diagnostic instead of an exception; the proofs end by `Options.time_limit`.
@@ -16,9 +17,9 @@ from . import limits
 from .diagnostics import Diagnostic, Severity, sort_key
 from .front.check import check_names_types
 from .front.parse import parse
-from .front.structure import check_structure
+from .front.structure import check_hierarchy
 from .front.syntax import Span
-from .model import Design
+from .model import Design, Hierarchy
 from .source import text_problem
 
 _START = Span(1, 1, 1, 2)
@@ -32,6 +33,7 @@ class Options:
     verify: bool = True
     time_limit: float = limits.DEFAULT_TIME_LIMIT_S  # all proofs of one check
     deadline: float | None = None  # time.monotonic() at which the proofs stop; set by `check`
+    top: str | None = None  # the top module (None: the one no other module instantiates)
 
 
 @dataclass
@@ -41,18 +43,19 @@ class Outcome:
     timing: dict[str, float] = field(default_factory=dict)
     properties: list[dict] = field(default_factory=list)
     verified: bool = False  # whether the proofs ran
+    hierarchy: Hierarchy | None = None  # every module; `design` is its top
 
     @property
     def accepted(self) -> bool:
         return not any(d.severity == Severity.ERROR for d in self.diagnostics)
 
 
-def analyze(text: str) -> Outcome:
-    """Parse and run the static checks."""
-    return limits.run_deep(_analyze, text)
+def analyze(text: str, top: str | None = None) -> Outcome:
+    """Parse and run the static checks (`top`: the top module's name, if not the default)."""
+    return limits.run_deep(_analyze, text, top)
 
 
-def _analyze(text: str) -> Outcome:
+def _analyze(text: str, top: str | None = None) -> Outcome:
     timing: dict[str, float] = {}
     problem = text_problem(text)
     if problem is not None:
@@ -68,20 +71,21 @@ def _analyze(text: str) -> Outcome:
     if tree is None:
         return Outcome(None, diags, timing)
     t1 = time.perf_counter()
-    checked, limit = limits.contained("checking the design", _START, _static, tree)
+    checked, limit = limits.contained("checking the design", _START, _static, tree, top)
     timing["static_s"] = time.perf_counter() - t1
     if limit is not None:
         return Outcome(None, [limit], timing)
-    design, diags = checked
+    hierarchy, diags = checked
     diags.sort(key=sort_key)
-    return Outcome(design, _dedupe(diags), timing)
+    design = hierarchy.top_design if hierarchy is not None else None
+    return Outcome(design, _dedupe(diags), timing, hierarchy=hierarchy)
 
 
-def _static(tree) -> tuple[Design | None, list[Diagnostic]]:
-    design, diags = check_names_types(tree)
-    if design is not None and not any(d.code.startswith("P") for d in diags):
-        diags += check_structure(design)
-    return design, diags
+def _static(tree, top: str | None) -> tuple[Hierarchy | None, list[Diagnostic]]:
+    hierarchy, diags = check_names_types(tree, top)
+    if hierarchy is not None and not any(d.code.startswith("P") for d in diags):
+        diags += check_hierarchy(hierarchy)
+    return hierarchy, diags
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -104,7 +108,7 @@ def check(text: str, options: Options | None = None) -> Outcome:
 
 
 def _check(text: str, options: Options) -> Outcome:
-    outcome = _analyze(text)
+    outcome = _analyze(text, options.top)
     if not outcome.accepted or outcome.design is None or not options.verify:
         return outcome
     try:

@@ -218,7 +218,7 @@ GOOD = (ROOT / "tests" / "cases" / "good" / "counter.sysr")
 def test_memory_error_in_the_static_checks_is_L008(monkeypatch, tmp_path: Path) -> None:
     def exhausted(design):
         raise MemoryError
-    monkeypatch.setattr(pipeline, "check_structure", exhausted)
+    monkeypatch.setattr(pipeline, "check_hierarchy", exhausted)
     code, data = checked(GOOD)
     assert code == 1 and [d["code"] for d in data["diagnostics"]] == ["L008"]
     assert data["diagnostics"][0]["message"].startswith("the checker ran out of memory while checking the design")
@@ -248,7 +248,7 @@ def test_z3_out_of_memory_outside_a_query_is_L008(monkeypatch) -> None:
 def test_recursion_past_the_stack_is_L003(monkeypatch) -> None:
     def deep(design):
         return deep(design)
-    monkeypatch.setattr(pipeline, "check_structure", deep)
+    monkeypatch.setattr(pipeline, "check_hierarchy", deep)
     outcome = analyze(GOOD.read_text())
     assert [d.code for d in outcome.diagnostics] == ["L003"]
 
@@ -321,7 +321,7 @@ def test_unreadable_paths_are_usage_errors_with_json(tmp_path: Path) -> None:
 def test_internal_error_with_json_still_prints_json(monkeypatch) -> None:
     def broken(design):
         raise RuntimeError("boom")
-    monkeypatch.setattr(pipeline, "check_structure", broken)
+    monkeypatch.setattr(pipeline, "check_hierarchy", broken)
     code, out, err = run("check", "--json", str(GOOD))
     assert code == 2 and "Traceback" in err
     assert json.loads(out)["error"] == "internal error (a bug in sysr, not in the design): RuntimeError: boom"

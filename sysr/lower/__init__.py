@@ -23,14 +23,16 @@ from .names import VERILOG_KEYWORDS
 __all__ = ["lower", "lower_formal", "lower_text", "FormalUnsupported", "VERILOG_KEYWORDS"]
 
 
-def lower_text(text: str, filename: str, formal: bool = False) -> tuple[str | None, list[Diagnostic]]:
+def lower_text(text: str, filename: str, formal: bool = False,
+               top: str | None = None) -> tuple[str | None, list[Diagnostic]]:
     """(Verilog text, diagnostics); the text is None when the design has an error. With `formal`,
-    the text also has the properties for Yosys' formal flow (`sysr.lower.formal`)."""
-    return limits.run_deep(_lower_text, text, filename, formal)
+    the text also has the properties for Yosys' formal flow (`sysr.lower.formal`). `top` names
+    the top module (default: the one no other module instantiates)."""
+    return limits.run_deep(_lower_text, text, filename, formal, top)
 
 
-def _lower_text(text: str, filename: str, formal: bool) -> tuple[str | None, list[Diagnostic]]:
-    outcome = analyze(text)
+def _lower_text(text: str, filename: str, formal: bool, top: str | None) -> tuple[str | None, list[Diagnostic]]:
+    outcome = analyze(text, top)
     if not outcome.accepted or outcome.design is None:
         return None, outcome.diagnostics
     span = outcome.design.module.name_span
