@@ -111,13 +111,10 @@ def _check(text: str, options: Options) -> Outcome:
     outcome = _analyze(text, options.top)
     if not outcome.accepted or outcome.design is None or not options.verify:
         return outcome
-    try:
-        from .smt.prove import verify
-    except ImportError:  # the verifier is not built yet
-        return outcome
+    from .smt.hier import verify_hierarchy
     t0 = time.perf_counter()
     proved, limit = limits.contained("proving the properties", outcome.design.module.name_span,
-                                     _verify, verify, outcome.design, options, text)
+                                     _verify, verify_hierarchy, outcome.hierarchy, options, text)
     outcome.timing["verify_s"] = time.perf_counter() - t0
     if limit is not None:
         outcome.diagnostics.append(limit)
@@ -130,11 +127,11 @@ def _check(text: str, options: Options) -> Outcome:
     return outcome
 
 
-def _verify(verify, design: Design, options: Options, text: str):
+def _verify(verify, hierarchy: Hierarchy, options: Options, text: str):
     """The proofs; z3 running out of memory outside a query is a MemoryError like Python's."""
     from .smt.bounded import lift_memory_cap, out_of_memory
     try:
-        return verify(design, options, text)
+        return verify(hierarchy, options, text)
     except Exception as e:
         if out_of_memory(e):
             lift_memory_cap()  # so that freeing what z3 holds cannot fail

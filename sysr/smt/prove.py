@@ -26,6 +26,7 @@ import z3
 from .. import elab as E
 from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue, Evaluator
+from ..front import syntax as S
 from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
@@ -52,12 +53,36 @@ class Verdict:
     diag: Diagnostic | None = None
 
 
+def split_goal(props: list, contract: list) -> tuple[list, object]:
+    """(terms to assume, goal) asking whether any of `props` (pairs of a verdict and its term at
+    the goal cycle) fails there. `contract` (the instances' contracts and the known facts in that
+    cycle) is assumed for every property but an instance's requirement: an instance ensures
+    what it ensures in a cycle only if its requirements held in that cycle, so proving one of
+    them with it would be circular (docs/reference.md, "Hierarchy"). The early contracts, which
+    hold whatever the cycle's inputs, are among the assumptions for all (`full_cycle`)."""
+    plain = [z3.Not(term) for v, term in props if v.prop.kind != "instance"]
+    owed = [z3.Not(term) for v, term in props if v.prop.kind == "instance"]
+    if not owed:
+        return list(contract), z3.Or(plain)
+    if plain:
+        owed.append(z3.And(list(contract) + [z3.Or(plain)]))
+    return [], z3.Or(owed)
+
+
+def failed_in(model, props: list, contract: list) -> list:
+    """The verdicts of `props` whose property the model breaks (for one that may use the
+    contract, in a run where the contract holds)."""
+    holds = all(z3.is_true(model.eval(c, model_completion=True)) for c in contract)
+    return [v for v, term in props if z3.is_false(model.eval(term, model_completion=True))
+            and (holds or v.prop.kind == "instance")]
+
+
 class Prover:
-    def __init__(self, design: Design, options, source: str) -> None:
+    def __init__(self, design: Design, options, source: str, system: E.System | None = None) -> None:
         self.d = design
         self.opts = options
         self.lines = source.splitlines()
-        self.sys = E.elaborate(design)
+        self.sys = system if system is not None else E.elaborate(design, "contract")
         self.ev = Evaluator(self.sys)
         self.diags: list[Diagnostic] = []
         self.verdicts = [Verdict(p) for p in self.sys.props]
@@ -112,8 +137,8 @@ class Prover:
                 cols.append((s.name, "comb", s.ty, "ghost"))
         return cols
 
-    def make_trace(self, title: str, cycles, failing: int) -> Trace:
-        cols = self.columns()
+    def make_trace(self, title: str, cycles, failing: int, cols=None) -> Trace:
+        cols = self.columns() if cols is None else cols
         rows, raw = [], []
         for cyc in cycles:
             row, rrow = [], []
@@ -240,20 +265,29 @@ class Prover:
             return False
         return True
 
-    def full_cycle(self, t: int, facts: list) -> list:
-        """The whole design's cycle t of the bounded unrolling, with the facts known then."""
+    def full_cycle(self, t: int, facts: list) -> tuple[list, list]:
+        """The whole design's cycle t of the bounded unrolling: (the transition into it, enum
+        validity and the requirements; the instances' contracts and the facts known then)."""
         un = self.bmc_un
         out = (un.transition(t - 1) if t > 0 else []) + un.valid(t, state_too=False)
-        out += [un.prop(r, t) for r in self.sys.requires]
+        out += [un.prop(r, t) for r in self.sys.requires] + self.contract(un, t, early=True)
+        contract = self.contract(un, t, early=False)
         if facts:
-            out.append(z3.And([un.prop(f, t) for f in facts]))
-        return out
+            contract.append(z3.And([un.prop(f, t) for f in facts]))
+        return out, contract
 
-    def terms_to(self, t: int) -> list:
-        """The bounded unrolling of cycles 0..t, built when a property query first needs it."""
+    def terms_to(self, t: int) -> tuple[list, list]:
+        """The bounded unrolling of cycles 0..t, built when a property query first needs it:
+        (everything but cycle t's contract and facts; those, for `split_goal`)."""
         while self.bmc_pending and len(self.bmc_built) <= t:
             self.bmc_built.append(self.bmc_pending.pop(0)())
-        return [x for cyc in self.bmc_built[:t + 1] for x in cyc]
+        out = [x for base, contract in self.bmc_built[:t] for x in base + contract]
+        return out + self.bmc_built[t][0], self.bmc_built[t][1]
+
+    def contract(self, un: Unrolling, t: int, early: bool | None = None) -> list:
+        """The instances' contracts in cycle t of an unrolling: all, or the early ones (decided
+        before the cycle's inputs: `sysr.hier.contract.settled_before`) or the others."""
+        return [un.prop(a, t) for a in self.sys.assumes if early is None or (a.what == "early") == early]
 
     def decide(self, terms: list, goal, timeout_s: float | None = None):
         """One query in a solver of its own: z3's one-shot bit-vector tactics are much faster
@@ -277,9 +311,11 @@ class Prover:
                 if not self.extend():
                     return False
             while active:
-                goal = z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])
+                props = [(self.verdicts[k], un.prop(self.verdicts[k].prop, t)) for k in active]
+                terms, contract = self.terms_to(t)
+                assumed, goal = split_goal(props, contract)
                 t0 = time.perf_counter()
-                res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t), goal)
+                res, model, reason = self.decide(self.bmc_init_terms + terms + assumed, goal)
                 spent = time.perf_counter() - t0
                 for k in active:
                     self.verdicts[k].time_s += spent / len(active)
@@ -293,8 +329,8 @@ class Prover:
                     self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", reason)
                     active = []
                     break
-                failed = [k for k in active if z3.is_false(model.eval(un.prop(self.verdicts[k].prop, t),
-                                                                      model_completion=True))]
+                broken = failed_in(model, props, contract)
+                failed = [k for k in active if self.verdicts[k] in broken]
                 if not failed:
                     raise VerifierBug("a counterexample model violates no property")
                 cycles = self.replay(model, un, t, free_all=False)
@@ -311,8 +347,9 @@ class Prover:
         un = self.bmc_un
         keep = []
         for k in active:
-            res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t),
-                                             z3.Not(un.prop(self.verdicts[k].prop, t)))
+            terms, contract = self.terms_to(t)
+            assumed, goal = split_goal([(self.verdicts[k], un.prop(self.verdicts[k].prop, t))], contract)
+            res, model, reason = self.decide(self.bmc_init_terms + terms + assumed, goal)
             if res == z3.unknown:
                 self.give_up(self.verdicts[k], f"bounded check at cycle {t}", reason)
             elif res == z3.sat:
@@ -350,12 +387,20 @@ class Prover:
             return f"the {p.text}"
         if p.kind == "divisor":
             return f"that the {p.text} is not zero"
+        if p.kind == "instance" and p.what == "enum":
+            return f"the requirement of `{S.written(p.module)}` that {p.text} (instance `{S.written(p.inst)}`)"
+        if p.kind == "instance":
+            return f"the requirement `{p.text}` of `{S.written(p.module)}` (instance `{S.written(p.inst)}`)"
         return f"`{p.kind} {p.text}`"
 
     def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
         k = self.verdicts.index(v)
         last = cycles[t]
-        if last.props[k] != 0 or not all(all(c.requires) for c in cycles):
+        late = [i for i, a in enumerate(self.sys.assumes) if a.what != "early"]
+        owed = v.prop.kind == "instance"  # (its cycle's late contract is not assumed: `split_goal`)
+        if last.props[k] != 0 or not all(all(c.requires) for c in cycles) or not all(
+                all(x for i, x in enumerate(c.assumes) if not (owed and j == t and i in late))
+                for j, c in enumerate(cycles)):
             raise VerifierBug(f"the counterexample for `{v.prop.text}` does not replay on the concrete "
                               "semantics")
         v.status = "refuted"
@@ -394,7 +439,9 @@ class Prover:
             base += un.valid(t, state_too=True)
             base += [un.prop(r, t) for r in self.sys.requires]
             if t < k:
-                base += un.transition(t)
+                base += un.transition(t) + self.contract(un, t)
+        base += self.contract(un, k, early=True)
+        contract = self.contract(un, k, early=False)
         lemma_terms = {id(v): [un.prop(v.prop, t) for t in range(k)] for v in candidates}
         lemmas = list(candidates)
         while True:
@@ -402,20 +449,21 @@ class Prover:
             if not pending:
                 break
             assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
-            goal = z3.Or([z3.Not(un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
+            props = [(v, un.prop(v.prop, k)) for v in pending]  # all at once: usually one query
+            at_k, goal = split_goal(props, contract)
             t0 = time.perf_counter()
-            res, model, reason = self.decide(base + assumed, goal, QUICK_S if len(pending) > 1 else None)
+            res, model, reason = self.decide(base + assumed + at_k, goal, QUICK_S if len(pending) > 1 else None)
             for v in pending:
                 v.time_s += (time.perf_counter() - t0) / len(pending)
             if res == z3.unsat:
                 break
             if res == z3.unknown and len(pending) > 1:
-                dropped = self.induction_each(pending, base + assumed, un, k, failed)
+                dropped = self.induction_each(pending, base + assumed, un, k, failed, contract)
             elif res == z3.unknown:
                 self.give_up(pending[0], f"induction step (k={k})", reason)
                 dropped = pending
             else:  # a counterexample to induction: drop every lemma it breaks, try the rest again
-                dropped = [v for v in pending if z3.is_false(model.eval(un.prop(v.prop, k), model_completion=True))]
+                dropped = failed_in(model, props, contract)
                 if not dropped:
                     raise VerifierBug("a counterexample to induction violates no property")
                 for v in dropped:
@@ -426,13 +474,14 @@ class Prover:
         return failed
 
     def induction_each(self, pending: list[Verdict], terms: list, un: Unrolling, k: int,
-                       failed: dict[int, tuple]) -> list[Verdict]:
+                       failed: dict[int, tuple], contract: list) -> list[Verdict]:
         """After the query over all came back unknown: each property alone. Returns those that
         fail (recorded in `failed`) or stay undecided (V003)."""
         dropped = []
         for v in pending:
             t0 = time.perf_counter()
-            res, model, reason = self.decide(terms, z3.Not(un.prop(v.prop, k)))
+            at_k, goal = split_goal([(v, un.prop(v.prop, k))], contract)
+            res, model, reason = self.decide(terms + at_k, goal)
             v.time_s += time.perf_counter() - t0
             if res == z3.sat:
                 failed[id(v)] = (v, model, un)
@@ -461,12 +510,15 @@ class Prover:
             for t in range(steps + 1):
                 base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
                 if t < steps:
-                    base += un.transition(t)
+                    base += un.transition(t) + self.contract(un, t)
+            base += self.contract(un, steps, early=True)
+            contract = self.contract(un, steps, early=False)
             for v in candidates:
                 if id(v) in settled:
                     continue
                 t0 = time.perf_counter()
-                if self.decide(base, z3.Not(un.prop(v.prop, steps)), timeout)[0] == z3.unsat:
+                at, goal = split_goal([(v, un.prop(v.prop, steps))], contract)
+                if self.decide(base + at, goal, timeout)[0] == z3.unsat:
                     settled.add(id(v))
                 v.time_s += time.perf_counter() - t0
         return settled
