@@ -53,28 +53,44 @@ class Verdict:
     diag: Diagnostic | None = None
 
 
-def split_goal(props: list, contract: list) -> tuple[list, object]:
-    """(terms to assume, goal) asking whether any of `props` (pairs of a verdict and its term at
-    the goal cycle) fails there. `contract` (the instances' contracts and the known facts in that
-    cycle) is assumed for every property but an instance's requirement: an instance ensures
-    what it ensures in a cycle only if its requirements held in that cycle, so proving one of
-    them with it would be circular (docs/reference.md, "Hierarchy"). The early contracts, which
-    hold whatever the cycle's inputs, are among the assumptions for all (`full_cycle`)."""
-    plain = [z3.Not(term) for v, term in props if v.prop.kind != "instance"]
-    owed = [z3.Not(term) for v, term in props if v.prop.kind == "instance"]
-    if not owed:
-        return list(contract), z3.Or(plain)
-    if plain:
-        owed.append(z3.And(list(contract) + [z3.Or(plain)]))
-    return [], z3.Or(owed)
+class Goal:
+    """Whether any of `props` (pairs of a verdict and its term at the goal cycle) fails there.
 
+    The contract of that cycle (the instances' contracts and the known facts) is assumed for
+    every property but an instance's requirement: an instance ensures what it ensures in a cycle
+    only if its requirements held in that cycle, so proving one of them with it would be circular
+    (docs/reference.md, "Hierarchy"). The early contracts, which hold whatever the cycle's inputs,
+    are among the assumptions for all (`Prover.full_cycle`). The negations are made here, before
+    the unrolling the query needs, so that a query without instances is built term for term as
+    it always was (z3's search depends on the order terms are made in); `wrap` puts even one
+    negation in an `Or`, as the queries over several properties do."""
 
-def failed_in(model, props: list, contract: list) -> list:
-    """The verdicts of `props` whose property the model breaks (for one that may use the
-    contract, in a run where the contract holds)."""
-    holds = all(z3.is_true(model.eval(c, model_completion=True)) for c in contract)
-    return [v for v, term in props if z3.is_false(model.eval(term, model_completion=True))
-            and (holds or v.prop.kind == "instance")]
+    def __init__(self, props: list, wrap: bool = True) -> None:
+        self.verdicts = [v for v, _ in props]  # (the terms are not kept: z3 reuses the numbers of
+        self.wrap = wrap                        # freed terms, and its search follows them)
+        plain = [z3.Not(term) for v, term in props if v.prop.kind != "instance"]
+        self.owed = [z3.Not(term) for v, term in props if v.prop.kind == "instance"]
+        self.any_plain = self._any(plain) if plain else None
+
+    def _any(self, negations: list):
+        return negations[0] if len(negations) == 1 and not self.wrap else z3.Or(negations)
+
+    def query(self, contract: list) -> tuple[list, object]:
+        """(terms to assume, goal)."""
+        if not self.owed:
+            return list(contract), self.any_plain
+        owed = list(self.owed)
+        if self.any_plain is not None:
+            owed.append(z3.And(list(contract) + [self.any_plain]))
+        return [], self._any(owed)
+
+    def failed(self, model, contract: list, term_of) -> list:
+        """The verdicts whose property the model breaks (for one that may use the contract, in a
+        run where the contract holds). `term_of(verdict)` makes the property's term again (as the
+        checker always has, so that later queries see the same terms made in the same order)."""
+        holds = all(z3.is_true(model.eval(c, model_completion=True)) for c in contract)
+        return [v for v in self.verdicts if z3.is_false(model.eval(term_of(v), model_completion=True))
+                and (holds or v.prop.kind == "instance")]
 
 
 class Prover:
@@ -278,7 +294,7 @@ class Prover:
 
     def terms_to(self, t: int) -> tuple[list, list]:
         """The bounded unrolling of cycles 0..t, built when a property query first needs it:
-        (everything but cycle t's contract and facts; those, for `split_goal`)."""
+        (everything but cycle t's contract and facts; those, for `Goal`)."""
         while self.bmc_pending and len(self.bmc_built) <= t:
             self.bmc_built.append(self.bmc_pending.pop(0)())
         out = [x for base, contract in self.bmc_built[:t] for x in base + contract]
@@ -298,6 +314,12 @@ class Prover:
         res = s.check()
         return res, (s.model() if res == z3.sat else None), (s.reason_unknown() if res == z3.unknown else "")
 
+    def decide_one(self, v: Verdict, un: Unrolling, t: int, terms: list, contract: list, timeout_s=None):
+        """`decide` whether `v` fails in cycle t (the goal's terms are freed on return, as the
+        checker always has: z3 reuses the numbers of freed terms, and its search follows them)."""
+        assumed, goal = Goal([(v, un.prop(v.prop, t))], wrap=False).query(contract)
+        return self.decide(terms + assumed, goal, timeout_s)
+
     def bmc(self, start: int, stop: int, indexes) -> bool:
         """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the
         properties `indexes` are checked, shortest counterexample first. False when the
@@ -311,9 +333,10 @@ class Prover:
                 if not self.extend():
                     return False
             while active:
-                props = [(self.verdicts[k], un.prop(self.verdicts[k].prop, t)) for k in active]
+                query = Goal([(self.verdicts[k], un.prop(self.verdicts[k].prop, t)) for k in active])
+                goal = None  # (the last query's goal goes before this cycle is built: see `Goal`)
                 terms, contract = self.terms_to(t)
-                assumed, goal = split_goal(props, contract)
+                assumed, goal = query.query(contract)
                 t0 = time.perf_counter()
                 res, model, reason = self.decide(self.bmc_init_terms + terms + assumed, goal)
                 spent = time.perf_counter() - t0
@@ -329,7 +352,7 @@ class Prover:
                     self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", reason)
                     active = []
                     break
-                broken = failed_in(model, props, contract)
+                broken = query.failed(model, contract, lambda v: un.prop(v.prop, t))
                 failed = [k for k in active if self.verdicts[k] in broken]
                 if not failed:
                     raise VerifierBug("a counterexample model violates no property")
@@ -348,8 +371,7 @@ class Prover:
         keep = []
         for k in active:
             terms, contract = self.terms_to(t)
-            assumed, goal = split_goal([(self.verdicts[k], un.prop(self.verdicts[k].prop, t))], contract)
-            res, model, reason = self.decide(self.bmc_init_terms + terms + assumed, goal)
+            res, model, reason = self.decide_one(self.verdicts[k], un, t, self.bmc_init_terms + terms, contract)
             if res == z3.unknown:
                 self.give_up(self.verdicts[k], f"bounded check at cycle {t}", reason)
             elif res == z3.sat:
@@ -397,7 +419,7 @@ class Prover:
         k = self.verdicts.index(v)
         last = cycles[t]
         late = [i for i, a in enumerate(self.sys.assumes) if a.what != "early"]
-        owed = v.prop.kind == "instance"  # (its cycle's late contract is not assumed: `split_goal`)
+        owed = v.prop.kind == "instance"  # (its cycle's late contract is not assumed: `Goal`)
         if last.props[k] != 0 or not all(all(c.requires) for c in cycles) or not all(
                 all(x for i, x in enumerate(c.assumes) if not (owed and j == t and i in late))
                 for j, c in enumerate(cycles)):
@@ -449,8 +471,8 @@ class Prover:
             if not pending:
                 break
             assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
-            props = [(v, un.prop(v.prop, k)) for v in pending]  # all at once: usually one query
-            at_k, goal = split_goal(props, contract)
+            query = Goal([(v, un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
+            at_k, goal = query.query(contract)
             t0 = time.perf_counter()
             res, model, reason = self.decide(base + assumed + at_k, goal, QUICK_S if len(pending) > 1 else None)
             for v in pending:
@@ -463,7 +485,7 @@ class Prover:
                 self.give_up(pending[0], f"induction step (k={k})", reason)
                 dropped = pending
             else:  # a counterexample to induction: drop every lemma it breaks, try the rest again
-                dropped = failed_in(model, props, contract)
+                dropped = query.failed(model, contract, lambda v: un.prop(v.prop, k))
                 if not dropped:
                     raise VerifierBug("a counterexample to induction violates no property")
                 for v in dropped:
@@ -480,8 +502,7 @@ class Prover:
         dropped = []
         for v in pending:
             t0 = time.perf_counter()
-            at_k, goal = split_goal([(v, un.prop(v.prop, k))], contract)
-            res, model, reason = self.decide(terms + at_k, goal)
+            res, model, reason = self.decide_one(v, un, k, terms, contract)
             v.time_s += time.perf_counter() - t0
             if res == z3.sat:
                 failed[id(v)] = (v, model, un)
@@ -517,8 +538,7 @@ class Prover:
                 if id(v) in settled:
                     continue
                 t0 = time.perf_counter()
-                at, goal = split_goal([(v, un.prop(v.prop, steps))], contract)
-                if self.decide(base + at, goal, timeout)[0] == z3.unsat:
+                if self.decide_one(v, un, steps, base, contract, timeout)[0] == z3.unsat:
                     settled.add(id(v))
                 v.time_s += time.perf_counter() - t0
         return settled
