@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import elab as E
-from ..diagnostics import Related
+from ..diagnostics import Related, span_json
 from ..evaluate import Evaluator
 from ..front import syntax as S
 from ..model import Design, Hierarchy
@@ -81,6 +81,21 @@ class InstanceProver(Prover):
     def __init__(self, design: Design, options, source: str) -> None:
         super().__init__(design, options, source, E.elaborate(design, "contract"))
         self._flat: tuple | None = None
+        self.real: dict[int, bool | None] = {}  # id(verdict) of a refuted one -> does the real hierarchy fail
+
+    def json(self) -> list[dict]:
+        """Besides the usual: for an instance's requirement, the instance and the clause; for a
+        refuted property, whether the real hierarchy fails the same way (`real_failure`: true,
+        false, or null when the replay cannot tell)."""
+        out = super().json()
+        for v, item in zip(self.verdicts, out):
+            if v.prop.kind == "instance":
+                item["instance"] = v.prop.inst
+                if v.prop.text_span is not None:
+                    item["clause"] = span_json(v.prop.text_span)
+            if id(v) in self.real:
+                item["real_failure"] = self.real[id(v)]
+        return out
 
     def columns(self) -> list:
         cols = super().columns()
@@ -96,7 +111,8 @@ class InstanceProver(Prover):
     # ---- counterexamples -------------------------------------------------------------------
     def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
         super().refuted(v, cycles, t, same_as)
-        notes, trace = self.replay_flat(v, cycles, t)
+        notes, trace, real = self.replay_flat(v, cycles, t)
+        self.real[id(v)] = real
         if same_as is not None:
             trace = None
         d = self.diags.pop()
@@ -124,8 +140,9 @@ class InstanceProver(Prover):
         where = "the requirement, in" if v.prop.what != "enum" else "an enum input of"
         return (Related(v.prop.text_span, f"{where} `{S.written(v.prop.module)}`"),)
 
-    def replay_flat(self, v: Verdict, cycles, t: int) -> tuple[list[str], object]:
-        """Notes on the same inputs run on the real hierarchy, and its trace when it fails too."""
+    def replay_flat(self, v: Verdict, cycles, t: int) -> tuple[list[str], object, bool | None]:
+        """Notes on the same inputs run on the real hierarchy, its trace when it fails too, and
+        whether it does (None: the replay cannot tell)."""
         flat, ev = self.flat()
         names = {n for n, _ in flat.inputs}
         first = cycles[0].state
@@ -139,7 +156,7 @@ class InstanceProver(Prover):
         exact = not any(sv.kind == "mem" and "." in sv.name for sv in flat.state)
         idx = _same_prop(flat.props, v.prop)
         if idx is None or not all(all(c.requires) for c in real):
-            return [self.weak_note(cycles, real, exact, conclusive=False)], None
+            return [self.weak_note(cycles, real, exact, conclusive=False)], None, None
         if real[t].props[idx] == 0:
             cols = super().columns()
             own = len([c for c in cols if c[3] != "ghost"])
@@ -150,8 +167,8 @@ class InstanceProver(Prover):
             when = "" if exact else " (its memories starting at 0)"
             return [f"the real hierarchy{when} fails the same way on these inputs: the trace is its run, with "
                     "the instances' registers; this is a bug of this module or of what it feeds its "
-                    "instances, not of their contracts"], trace
-        return [self.weak_note(cycles, real, exact, conclusive=exact)], None
+                    "instances, not of their contracts"], trace, True
+        return [self.weak_note(cycles, real, exact, conclusive=exact)], None, False if exact else None
 
     def weak_note(self, cycles, real, exact: bool, conclusive: bool) -> str:
         """The note for a counterexample that the real hierarchy may not produce."""
