@@ -1,4 +1,5 @@
-"""The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`).
+"""The `bench` command line: `bench score`, `bench seeded` (and `bench loop`, `bench summary`,
+`bench suite import`, `bench catch`, `bench mutants`).
 
 Exit status: 0 when everything passed, 1 when a candidate failed or a seeded bug was not
 rejected as expected, 2 on usage errors or when a tool did not run.
@@ -16,18 +17,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from . import loop_cli, sandbox
+from . import catch_cli, loop_cli, sandbox, suite_cli
+from .cache import ResultCache, default_dir
 from .records import CandidateResult, ScoreReport, count
 from .score import Scorer
 from .seeded import run_one, seeded_files
-from .tasks import Task, TaskError, load_tasks
+from .tasks import Task, TaskError, for_command
 
 LANG_EXT = {"verilog": ".v", "sysr": ".sysr"}
-
-
-def _tasks(arg: str | None) -> list[Task]:
-    names = [n.strip() for n in arg.split(",") if n.strip()] if arg else None
-    return load_tasks(names)
 
 
 def _candidate(task: Task, lang: str, folder: Path | None) -> str | None:
@@ -43,8 +40,8 @@ def _candidate(task: Task, lang: str, folder: Path | None) -> str | None:
 
 
 def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
-              progress=None) -> list[CandidateResult]:
-    scorer = Scorer()
+              progress=None, cache: ResultCache | None = None) -> list[CandidateResult]:
+    scorer = Scorer(cache=cache)
     sources = {t.name: _candidate(t, lang, folder) for t in tasks}
 
     def one(task: Task) -> CandidateResult:
@@ -71,14 +68,17 @@ def _table(report: ScoreReport) -> Table:
         spent = sum(s.duration_s for s in r.stages)
         style = "green" if r.result == "PASS" else ("yellow" if r.result == "tool-failure" else "red")
         shadow = f" (shadow: {r.shadow.result})" if r.shadow else ""
-        t.add_row(r.task, f"[{style}]{r.result}[/{style}]{shadow}", stages, f"{spent:.2f}", detail)
+        cached = " (cached)" if r.cached else ""
+        t.add_row(r.task, f"[{style}]{r.result}[/{style}]{shadow}{cached}", stages, f"{spent:.2f}", detail)
     return t
 
 
 def cmd_score(args) -> int:
     sandbox.ensure()
-    tasks = _tasks(args.tasks)
+    tasks = for_command(args.tasks, args.lang, args.suite, "score")
     folder = Path(args.candidates) if args.candidates else None
+    if folder is None and args.lang == "sysr" and any(t.origin is not None for t in tasks):
+        raise TaskError("imported tasks have no sysr reference; score sysr designs with --candidates DIR")
     if folder is not None and not folder.is_dir():
         raise TaskError(f"--candidates {folder}: not a folder")
     err = Console(stderr=True)
@@ -87,10 +87,14 @@ def cmd_score(args) -> int:
     def progress(r: CandidateResult) -> None:
         done[0] += 1
         if not args.json:
-            err.print(f"[{done[0]}/{len(tasks)}] {r.task}: {r.result}", highlight=False)
+            err.print(f"[{done[0]}/{len(tasks)}] {r.task}: {r.result}{' (cached)' if r.cached else ''}",
+                      highlight=False)
 
+    cache = None if args.no_cache else ResultCache()
+    if cache is not None:
+        cache.prune()
     t0 = time.perf_counter()
-    results = score_all(tasks, args.lang, folder, args.jobs, progress)
+    results = score_all(tasks, args.lang, folder, args.jobs, progress, cache)
     report = ScoreReport(lang=args.lang, results=results, counts=count(results),
                          wall_s=round(time.perf_counter() - t0, 3))
     c = report.counts
@@ -100,8 +104,10 @@ def cmd_score(args) -> int:
         out = Console()
         out.print(_table(report))
         rate = f"PASS {c.passed} of {c.scorable}" if c.scorable else "PASS: not a number (nothing scorable)"
+        cached = sum(r.cached for r in results)
         out.print(f"{rate}; tool failures: {c.tool_failures}; by result: "
-                  + ", ".join(f"{k} {v}" for k, v in c.by_result.items()), highlight=False)
+                  + ", ".join(f"{k} {v}" for k, v in c.by_result.items())
+                  + (f"; {cached} from the cache" if cached else ""), highlight=False)
     if c.tool_failures:
         return 2
     return 0 if c.passed == c.candidates else 1
@@ -139,14 +145,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lang", choices=sorted(LANG_EXT), required=True)
     s.add_argument("--candidates", metavar="DIR", help="score DIR/<task>.v or DIR/<task>.sysr")
     s.add_argument("--tasks", metavar="a,b", help="only these tasks")
+    s.add_argument("--suite", metavar="DIR", help="the tasks of an imported suite (`bench suite import`) instead "
+                                                  "of tasks/; its invalid tasks are left out")
     s.add_argument("--jobs", type=int, default=1, metavar="N", help="score N candidates in parallel")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--no-cache", action="store_true",
+                   help="score every candidate, neither reading nor writing the result cache (by default a "
+                        "candidate scored before, with the same task files, tools, limits and project code, "
+                        f"is read from it: $BENCH_CACHE_DIR, else $XDG_CACHE_HOME/sysr-bench, now {default_dir()})")
     s.set_defaults(func=cmd_score)
     d = sub.add_parser("seeded", help="require every seeded-bug design rejected with its expected codes")
     d.add_argument("--json", action="store_true")
     d.add_argument("--jobs", type=int, default=2, metavar="N")
     d.set_defaults(func=cmd_seeded)
     loop_cli.add_commands(sub)
+    suite_cli.add_commands(sub)
+    catch_cli.add_commands(sub)
     return p
 
 

@@ -8,8 +8,8 @@ so both use 1 and 1). Then it compares, verdict by verdict:
 - accepted: smtbmc's BMC and k-induction pass;
 - V002 (a property fails from reset): smtbmc's BMC fails in the same cycle as the checker's
   shortest counterexample, and every assertion it names failed in that cycle in the checker too
-  (but for an index out of range in that cycle: it reads 0 in the checker and x, any value, in
-  Verilog, so other assertions may fail with it);
+  (but for an index out of range or a zero divisor in that cycle: the checker gives it a value, 0
+  or SMT-LIB's quotient, and Verilog x, any value, so other assertions may fail with it);
 - V001 (the requirements cannot hold): smtbmc finds the assumptions unsatisfiable in that cycle;
 - V007 only (true up to the depth, not inductive): BMC passes, k-induction fails at the same k, and
   the assertions its counterexample breaks are among those the checker found not inductive. A
@@ -42,8 +42,9 @@ from sysr.pipeline import Options, check
 from .smtbmc import FlowResult, formal_flow
 
 DEPTH, INDUCTION = Options().depth, Options().induction
-_LABEL = re.compile(r"^(ensures|invariant|assert|index|requires)_l(\d+)(?:_\d+)?$")
+_LABEL = re.compile(r"^(ensures|invariant|assert|index|divisor|requires)_l(\d+)(?:_\d+)?$")
 _CYCLE = re.compile(r"in cycle (\d+)")
+_UNDEFINED = ("index", "divisor")  # obligations whose failure gives x in Verilog
 
 
 @dataclass(frozen=True)
@@ -103,11 +104,12 @@ def compare(outcome, flow: FlowResult) -> list[str]:
         if v != "refuted" or flow.bmc.step != first:
             return [f"the checker refutes a property in cycle {first}; smtbmc: {v} (step {flow.bmc.step})"]
         odd = _strangers(flow.bmc.failed, _lines(props, "refuted", first))
-        if any(p["kind"] == "index" and p["status"] == "refuted" and p["trace"]["failing_cycle"] == first
+        if any(p["kind"] in _UNDEFINED and p["status"] == "refuted" and p["trace"]["failing_cycle"] == first
                for p in props):
-            # an index out of range reads 0 for the checker and x (any value) in Verilog: in that
-            # cycle smtbmc may break other assertions too; only the step has to agree
-            odd = [label for label in odd if label.startswith("index_")]
+            # an index out of range or a zero divisor has a value for the checker and x (any
+            # value) in Verilog: in that cycle smtbmc may break other assertions too; only the
+            # step has to agree, and what it breaks be of those kinds
+            odd = [label for label in odd if label.split("_l")[0] in _UNDEFINED]
         return [f"smtbmc's trace breaks {', '.join(odd)} in step {first}, which the checker does not "
                 "refute in that cycle"] if odd else []
     if "V001" in codes:

@@ -9,7 +9,8 @@ the compilers read them. Rejected, with the line of the original when preprocess
 lines where they were, else of the preprocessed text (and the message says which):
 
 - system tasks and functions other than `$signed`, `$unsigned` and `$clog2` (no printing a
-  verdict, no file access, no `$finish`, no `$value$plusargs`);
+  verdict, no file access, no `$finish`, no `$value$plusargs`); a SystemVerilog task allows a
+  few more pure functions (`bench.dialect`), passed as `system`;
 - hierarchical names however spelled (`tb.step`, `tb.\\step `, `blk[0].x`): a candidate cannot
   reach into the testbench;
 - `disable`, `force`, `release`, `deassign`, `defparam`; `` `include `` (the text `include
@@ -68,9 +69,9 @@ def raw_problem(source: str) -> str | None:
     return None
 
 
-def judge(pre: str, original: str) -> Judged:
+def judge(pre: str, original: str, system: frozenset[str] | set[str] = ALLOWED_SYSTEM) -> Judged:
     """Judge the preprocessed text `pre` of the candidate `original`: its first problem, and the
-    text for the tools."""
+    text for the tools. `system`: the system functions allowed."""
     lines = Lines(pre)
     same = len(lines) == original.count("\n") + 1  # the preprocessor only ever adds lines
     pieces: list[str] = []
@@ -92,7 +93,7 @@ def judge(pre: str, original: str) -> Judged:
                            f"{_show(after.group())}` is not allowed in a candidate")
             dot = None
         if problem is None:
-            why = _problem(kind, text, last, pre, pos)
+            why = _problem(kind, text, last, pre, pos, system)
             if why == _DOT:
                 dot = pos
             elif why:
@@ -121,10 +122,10 @@ def _blank(comment: str) -> str:
     return re.sub(r"[^\n]", " ", comment)
 
 
-def _problem(kind: str, text: str, last: str, pre: str, pos: int) -> str | None:
-    if kind == "system" and text not in ALLOWED_SYSTEM:
+def _problem(kind: str, text: str, last: str, pre: str, pos: int, system) -> str | None:
+    if kind == "system" and text not in system:
         return (f"the system task or function `{text}` is not allowed in a candidate "
-                "(only $signed, $unsigned and $clog2)")
+                f"(only {_listed(system)})")
     if kind == "word":
         return f"`{text}` is not allowed in a candidate"
     if kind == "directive":
@@ -157,6 +158,11 @@ def _problem(kind: str, text: str, last: str, pre: str, pos: int) -> str | None:
     if kind == "attr" and not (text == "(*" and last == "@"):
         return _attribute_problem(pre, pos)
     return None
+
+
+def _listed(names) -> str:
+    order = sorted(names, key=lambda n: (n not in ALLOWED_SYSTEM, n != "$signed", n != "$unsigned", n))
+    return ", ".join(order[:-1]) + " and " + order[-1]
 
 
 def _line_without_comments(pre: str, pos: int) -> str:

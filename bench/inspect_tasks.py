@@ -4,7 +4,9 @@
         --epochs 5 --epochs-reducer pass_at_1,pass_at_5
 
 `sysr_bench(lang, tasks, suite, spec_stubs, budget)` has one sample per task folder (of `tasks/`,
-or of `suite=DIR`, an imported suite in the same format), and three parts:
+or of `suite=DIR`, an imported suite in the same format, whose invalid tasks, and in sysr those
+not expressible in sysr, are left out as `bench loop --suite` leaves them: `bench.tasks.select`),
+and three parts:
 
 - the dataset: a sample's input is the task's first message (its prompt and starting file);
 - the solver `bench_loop`: the sample's conversation exactly as `bench loop` has it, by
@@ -62,7 +64,7 @@ from bench.models.inspect_backend import InspectModel
 from bench.records import Attempt, CandidateResult
 from bench.score import Scorer
 from bench.shadow import classify
-from bench.tasks import TASKS_DIR, Task as BenchTask, load_task, load_tasks
+from bench.tasks import TASKS_DIR, Task as BenchTask, load_task, select
 
 LANGS = ("sysr", "verilog")
 
@@ -119,7 +121,7 @@ def sysr_bench(lang: str = "sysr", tasks: str | list[str] | None = None, suite: 
     folder = _suite(suite)
     if not folder.is_dir():
         raise ValueError(f"sysr_bench: suite {folder} is not a folder")
-    chosen = load_tasks(_names(tasks), folder)
+    chosen, _ = select(_names(tasks), lang, folder)  # an imported suite's invalid tasks are left out
     samples = [Sample(id=t.name, input=first_message(t, lang, spec_stubs), target="PASS",
                       metadata={"task": t.name, "tags": t.tags}) for t in chosen]
     meta = {"lang": lang, "budget": int(budget), "spec_stubs": bool(spec_stubs), "suite": str(folder),
@@ -150,7 +152,6 @@ def bench_loop(lang: str = "sysr", budget: int = 4, spec_stubs: bool = False, su
                score_jobs: int | None = None):
     """The write-check-repair conversation of `bench loop` for the sample's task (`bench.conversation`)."""
     settings = Settings(lang=lang, budget=budget, spec_stubs=spec_stubs)
-    system = system_prompt(lang)
     folder = _suite(suite)
     scorer = _LimitedScorer(score_jobs or _processors())
 
@@ -160,6 +161,7 @@ def bench_loop(lang: str = "sysr", budget: int = 4, spec_stubs: bool = False, su
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         task = bench_task(str(state.metadata.get("task", state.sample_id)))
+        system = system_prompt(lang, task.language)
         model = InspectModel(get_model())
         base = model.model.config.seed  # --seed S: epoch k is sent S+k-1, as bench loop's sample k is
         seed = None if base is None else base + state.epoch - 1

@@ -69,6 +69,7 @@ class RunSpec:
     temperature: float | None = None
     seed: int | None = None
     endpoint: str | None = None
+    suite: str | None = None  # the folder of an imported suite; None: tasks/
 
 
 class Run:
@@ -87,7 +88,7 @@ class Run:
         rec = RunRecord(model=spec.model, lang=spec.lang, budget=spec.budget, spec_stubs=spec.spec_stubs,
                         samples=spec.samples or 1, temperature=spec.temperature, seed=spec.seed,
                         endpoint=spec.endpoint, tool_versions=tool_versions(), commit=project_commit(),
-                        started=now())
+                        started=now(), suite=spec.suite)
         run = cls(folder, rec)
         run.save()
         return run
@@ -104,6 +105,9 @@ class Run:
         if (rec.model, rec.lang, rec.spec_stubs) != (spec.model, spec.lang, spec.spec_stubs):
             raise LoopError(f"--resume: {path} is a run of {rec.model} in {rec.lang}"
                             f"{' with spec stubs' if rec.spec_stubs else ''}; the command asks for something else")
+        if spec.suite != rec.suite:
+            raise LoopError(f"--resume: {path} is a run of the tasks of {rec.suite or 'tasks/'}; the command gives "
+                            f"{spec.suite or 'tasks/'}")
         for name, want, have in (("--temperature", spec.temperature, rec.temperature), ("--seed", spec.seed, rec.seed)):
             if want is not None and want != have:
                 raise LoopError(f"--resume: {path} was run with {name} {have}; samples drawn with {want} "
@@ -164,7 +168,7 @@ class Loop:
         rec = run.record
         self.settings = Settings(lang=rec.lang, budget=rec.budget, spec_stubs=rec.spec_stubs,
                                  temperature=rec.temperature)
-        self.system = system_prompt(rec.lang)
+        self.systems: dict[str, str] = {}  # a task's language -> the system prompt (read once)
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
         self.stop = threading.Event()
 
@@ -180,8 +184,11 @@ class Loop:
             if sample.seed is None and rec.seed is not None:
                 sample.seed = rec.seed + k - 1
             sample.done = False
+        system = self.systems.get(task.language)
+        if system is None:
+            system = self.systems[task.language] = system_prompt(rec.lang, task.language)
         for attempt in attempts(self.model, self.scorer, task, self.settings, sample.attempts, k, sample.seed,
-                                self.system):
+                                system):
             with self.run.lock:
                 sample.attempts.append(attempt)
                 sample.solved = attempt.result == "PASS"

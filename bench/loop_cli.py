@@ -10,8 +10,8 @@ from . import sandbox
 from .inspect_log import is_inspect_log, load_logs
 from .loop import Loop, LoopError, Run, RunSpec
 from .models import SPECS, ModelError, get_model
-from .summary import counts, load_run, render
-from .tasks import load_tasks
+from .summary import by_category, counts, load_run, render
+from .tasks import for_command, load_tasks
 
 
 def add_commands(sub) -> None:
@@ -35,6 +35,9 @@ def add_commands(sub) -> None:
     lp.add_argument("--seed", type=int, metavar="S",
                     help="sample k of every task is sent seed S+k-1 (where the server takes a seed)")
     lp.add_argument("--tasks", metavar="a,b", help="only these tasks")
+    lp.add_argument("--suite", metavar="DIR",
+                    help="the tasks of an imported suite (`bench suite import`) instead of tasks/; its invalid "
+                         "tasks are left out, and in sysr those sysr cannot express")
     lp.add_argument("--jobs", type=int, default=1, metavar="N", help="samples (of all tasks) in parallel")
     lp.add_argument("--spec-stubs", action="store_true", help="start sysr tasks from spec-stub.sysr where there is one")
     lp.add_argument("--out", metavar="DIR", help="run folder (default runs/<model>-<lang>)")
@@ -50,6 +53,8 @@ def add_commands(sub) -> None:
                                     ".json log file, or a log folder: each of its logs is a run).")
     sm.add_argument("runs", nargs="+", metavar="RUN",
                     help="a run folder or its run.json; an Inspect log file or log folder")
+    sm.add_argument("--suite", metavar="DIR", help="an imported suite the runs are of: adds the counts per "
+                                                   "category and the tasks left out")
     sm.add_argument("--json", action="store_true", help="one JSON list, one object per run")
     sm.set_defaults(func=cmd_summary)
 
@@ -62,8 +67,7 @@ def cmd_loop(args) -> int:
     if args.temperature is not None and args.temperature < 0:
         print("bench loop: --temperature must not be negative", file=sys.stderr)
         return 2
-    names = [n.strip() for n in args.tasks.split(",")] if args.tasks else None
-    tasks = load_tasks(names)
+    tasks = for_command(args.tasks, args.lang, args.suite, "loop")
     safe = args.model.replace(":", "-").replace("/", "_")
     out = Path(args.out or f"runs/{safe}-{args.lang}")
     try:
@@ -71,7 +75,8 @@ def cmd_loop(args) -> int:
         model = get_model(args.model, base_url=args.base_url)
         spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, spec_stubs=args.spec_stubs,
                        samples=args.samples, temperature=args.temperature, seed=args.seed,
-                       endpoint=getattr(model, "base_url", None))
+                       endpoint=getattr(model, "base_url", None),
+                       suite=str(Path(args.suite).resolve()) if args.suite else None)
         run = (Run.resume if args.resume else Run.create)(out, spec)
         rec = Loop(run, model, tasks).go(args.jobs)
     except (ModelError, LoopError, sandbox.SandboxUnavailable) as e:
@@ -95,6 +100,12 @@ def cmd_summary(args) -> int:
         except (OSError, ValueError) as e:
             print(f"bench summary: cannot read {r}: {e}", file=sys.stderr)
             return 2
+    if args.suite:
+        if not Path(args.suite).is_dir():
+            print(f"bench summary: --suite {args.suite}: not a folder", file=sys.stderr)
+            return 2
+        suite = load_tasks(None, Path(args.suite))
+        runs = [by_category(r, suite) for r in runs]
     if args.json:
         print(json.dumps([r.model_dump() for r in runs], indent=2))
     else:

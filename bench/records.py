@@ -61,6 +61,7 @@ class CandidateResult(BaseModel):
     result: str
     stages: list[StageResult] = Field(default_factory=list)
     shadow: Shadow | None = None  # sysr, check-failed with only V-codes: the shadow simulation
+    cached: bool = False  # read from the result cache (bench.cache): no tool ran; the stages are the first run's
 
     @property
     def detail(self) -> str:
@@ -161,6 +162,7 @@ class RunRecord(BaseModel):
     temperature: float | None = None  # None: the backend's default (not sent)
     seed: int | None = None  # sample k is sent seed + k - 1; None: no seed sent
     endpoint: str | None = None  # the base URL an API backend was pointed at, when one was given
+    suite: str | None = None  # the imported suite's folder (`bench loop --suite`); None: tasks/
     tasks: dict[str, TaskRun] = Field(default_factory=dict)
 
     @model_validator(mode="before")

@@ -10,8 +10,10 @@ of stdout and stderr keeps at most `output_limit` bytes, and a tool that writes 
 there and then, so a flooding tool costs the scorer at most that much memory. The result says
 which limit, if any, stopped the tool (`limit`: time, memory, output or file size).
 
-With `jail`, the command runs inside the sandbox of `bench.sandbox` (the one place that knows
-how); without it, it runs as it is (the scorer always passes one for Yosys, iverilog and vvp).
+`run_bounded` runs a command as it is (the scorer's own `sysr` stages, the test helpers); the
+tools a candidate reaches (Yosys, iverilog, vvp) run in the candidate's sandbox instead
+(`bench.session`), which reads their output and names their limits with the same pieces
+(`read_streams`, `finished`), so a result means the same wherever it comes from.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import sandbox
 from .tools import ToolMissing, find_tool, tool_env
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -80,7 +81,7 @@ def _limited(argv: list[str], memory_bytes: int, file_bytes: int):
     return [prlimit, f"--as={memory_bytes}", f"--fsize={file_bytes}", "--core=0", "--", *argv], None
 
 
-class _Capture:
+class Capture:
     """One output stream, kept up to a cap; `over` once the tool wrote more than that."""
 
     def __init__(self, cap: int) -> None:
@@ -106,17 +107,12 @@ class _Capture:
 def run_bounded(argv: list[str], cwd: Path | str, timeout_s: float = DEFAULT_TIMEOUT_S,
                 memory_bytes: int = DEFAULT_MEMORY_BYTES, file_bytes: int = DEFAULT_FILE_BYTES,
                 env: dict[str, str] | None = None, stdin: bytes | None = None,
-                output_limit: int = OUTPUT_LIMIT, jail: sandbox.Jail | None = None) -> RunResult:
+                output_limit: int = OUTPUT_LIMIT) -> RunResult:
     """Run argv in cwd under the limits; the result says whether it ran and what stopped it."""
     env = dict(env) if env is not None else tool_env()
     env.setdefault("HOME", str(cwd))
     env.setdefault("TMPDIR", str(cwd))
     t0 = time.perf_counter()
-    try:
-        if jail is not None:
-            argv = sandbox.command(argv, Path(cwd), jail)
-    except sandbox.SandboxUnavailable as e:
-        return RunResult(tuple(argv), None, "", "", 0.0, started=False, error=str(e))
     if os.path.isabs(argv[0]) and not os.access(argv[0], os.X_OK):
         return RunResult(tuple(argv), None, "", "", 0.0, started=False, error=f"could not start {argv[0]}: "
                          "no such executable file")
@@ -130,63 +126,104 @@ def run_bounded(argv: list[str], cwd: Path | str, timeout_s: float = DEFAULT_TIM
                          error=f"could not start {argv[0]}: {e.strerror or e}")
     if stdin:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    out, err = _Capture(output_limit), _Capture(output_limit)
-    limit = _stream(proc, out, err, t0 + timeout_s)
+    out, err = Capture(output_limit), Capture(output_limit)
+    try:
+        limit = read_streams(proc.stdout.fileno(), proc.stderr.fileno(), out, err, t0 + timeout_s)
+    finally:
+        proc.stdout.close()
+        proc.stderr.close()
     if not limit:
         try:
             proc.wait(max(0.0, t0 + timeout_s - time.perf_counter()))
         except subprocess.TimeoutExpired:
             limit = "time"
-    _kill_group(proc)  # on a limit, the tool; otherwise anything it left behind in its group
+    kill_group(proc)  # on a limit, the tool; otherwise anything it left behind in its group
     proc.wait()
-    duration = time.perf_counter() - t0
-    rc = proc.returncode
-    if jail is not None and rc is not None and 128 < rc < 128 + signal.NSIG and not sandbox.disabled():
-        rc = 128 - rc  # bwrap reports a tool killed by signal N as exit status 128 + N
+    return finished(argv, proc.returncode, out, err, time.perf_counter() - t0, limit,
+                    timeout_s, memory_bytes, file_bytes)
+
+
+def finished(argv: list[str], rc: int | None, out: "Capture", err: "Capture", duration: float, limit: str,
+             timeout_s: float, memory_bytes: int, file_bytes: int, error: str = "") -> RunResult:
+    """The record of a run that started: which limit stopped it ("" if none) and why, in words.
+
+    `rc` is the exit status (negative: killed by that signal); `limit` is "time" or "output" when
+    the reader stopped the tool; a file size or memory limit is read from the exit.
+    """
     stdout, stderr = out.text(), err.text()
     if not limit:
         limit = _limit_from_exit(rc, stderr)
-    error = ""
     if limit == "time":
         error = f"killed after {timeout_s:g} s"
     elif limit == "output":
-        error = f"killed after writing more than {output_limit} bytes of output"
+        error = f"killed after writing more than {out.cap} bytes of output"
     elif limit == "file size":
         error = f"a file it wrote exceeded {file_bytes} bytes"
     elif limit == "memory":
         error = f"ran out of memory (limit {memory_bytes // 1024**2} MiB)"
-    elif rc is not None and rc < 0:
+    elif rc is not None and rc < 0 and not error:
         error = f"killed by signal {_signal_name(-rc)}"
     if limit in ("time", "output"):
         rc = None
     return RunResult(tuple(argv), rc, stdout, stderr, duration, limit == "time", True, error, limit)
 
 
-def _stream(proc: subprocess.Popen, out: _Capture, err: _Capture, deadline: float) -> str:
-    """Read both pipes until they close; "time" or "output" when a limit stopped the tool."""
+def read_streams(out_fd: int, err_fd: int, out: "Capture", err: "Capture", deadline: float,
+                 status_fd: int | None = None, status: bytearray | None = None) -> str:
+    """Read stdout and stderr into their captures; "time" or "output" when a limit was hit, else "".
+
+    Without `status_fd`, until both pipes close. With it, until `status` (the bytes read from
+    status_fd and not yet used, kept by the caller) holds a whole line or status_fd closes; then
+    whatever the tool wrote before is drained from the pipes, which stay open (they must be
+    non-blocking). The caller kills the tool on a limit.
+    """
     sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ, out)
-    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    sel.register(out_fd, selectors.EVENT_READ, out)
+    sel.register(err_fd, selectors.EVENT_READ, err)
+    if status_fd is not None:
+        if status is not None and b"\n" in status:
+            return _drain(out_fd, out, err_fd, err)
+        sel.register(status_fd, selectors.EVENT_READ, status)
     try:
         while sel.get_map():
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                _kill_group(proc)
                 return "time"
             for key, _ in sel.select(remaining):
-                chunk = os.read(key.fd, _CHUNK)
+                try:
+                    chunk = os.read(key.fd, _CHUNK)
+                except BlockingIOError:
+                    continue
+                if key.fd == status_fd:
+                    status += chunk
+                    if b"\n" in status or not chunk:
+                        return _drain(out_fd, out, err_fd, err)
+                    continue
                 if not chunk:
-                    sel.unregister(key.fileobj)
+                    sel.unregister(key.fd)
                     continue
                 key.data.add(chunk)
                 if key.data.over:
-                    _kill_group(proc)
                     return "output"
         return ""
     finally:
         sel.close()
-        proc.stdout.close()
-        proc.stderr.close()
+
+
+def _drain(out_fd: int, out: "Capture", err_fd: int, err: "Capture") -> str:
+    """Read what is left in two non-blocking pipes; "output" if that passes a cap."""
+    for fd, cap in ((out_fd, out), (err_fd, err)):
+        while True:
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            cap.add(chunk)
+            if cap.over:
+                return "output"
+    return ""
 
 
 def _limit_from_exit(rc: int | None, stderr: str) -> str:
@@ -215,7 +252,7 @@ def _feed(pipe, data: bytes) -> None:
         pass
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -6,37 +6,43 @@ with its API keys) or to write outside its folder. The guard (`bench.guard`) kee
 task but `$signed`, `$unsigned` and `$clog2` out of a candidate, so a design that gets through it
 cannot open a file; the sandbox is the second wall, for the day the guard misses something or a
 tool has a bug a design can reach. Every tool run on candidate-derived input goes through
-bubblewrap (`bwrap`, Debian package `bubblewrap`):
+bubblewrap (`bwrap`, Debian package `bubblewrap`), one sandbox per candidate, started at its
+first tool run and ended with it (`bench.session` runs the tools in it one after the other):
 
 - Readable: the system's software (`/usr`, and `/bin`, `/sbin`, `/lib`, `/lib64`... as the host
   has them: links into `/usr` on a merged-/usr system, read-only binds otherwise; and the
   dynamic linker's cache `/etc/ld.so.cache`), the install prefix of a tool that lives elsewhere
-  (a `YOSYS=/opt/yosys/bin/yosys` binds `/opt/yosys`), and the stage's own work folder at
-  `/job`, holding only what that stage needs. Nothing else of `/etc`, nor `/home`, `/root`,
-  `/tmp`, the project, the tasks or other candidates' folders is there.
-- Writable: `/job` only. The sandbox's root and its `/dev` are remounted read-only (writing
-  to `/dev/null` still works).
-- New user, pid, network, IPC, UTS and cgroup namespaces; the tool runs as uid and gid 65534 with
-  no capabilities (as root outside, bwrap would otherwise leave them all), and dies with the
-  scorer. It has no controlling terminal to reach (`bench.run` starts it in a session of its
-  own, with stdin from /dev/null), so bwrap's `--new-session` is not needed. Its environment
-  is cleared and set to PATH, HOME=/job, TMPDIR=/job, LANG=C and LC_ALL=C.
-- No view of the scorer: the tool is process 1 of its own pid namespace (`--as-pid-1`: no init
-  of bwrap's in there), so its parent is out of sight (`/proc/<ppid>/environ` does not exist)
-  and the only processes it can see or signal are its own; when it ends, they all end. (As
-  process 1 it ignores signals it sends itself; faults and the scorer's SIGKILL still end it.)
-  `/proc` is mounted for Yosys only (it finds its share folder through `/proc/self/exe`);
-  iverilog and vvp get none, so a simulation cannot read its own command line, memory or file
-  descriptors.
+  (a `YOSYS=/opt/yosys/bin/yosys` binds `/opt/yosys`), `/dev/null`, and the candidate's work
+  folder at `/job`, holding only what the stage running now needs (the scorer puts each file
+  there when its stage comes and removes the compile folder before the simulation starts: see
+  `bench.simulate`). Nothing else of `/etc`, nor `/home`, `/root`, `/tmp`, the project, the
+  tasks or other candidates' folders is there.
+- Writable: `/job` only. The sandbox's root is remounted read-only (`/dev/null` is a bind of the
+  host's device, which stays writable as every `/dev/null` is).
+- New user, pid, network, IPC, UTS and cgroup namespaces; the tools run as uid and gid 65534
+  with no capabilities (as root outside, bwrap would otherwise leave them all), and die with the
+  scorer. They have no controlling terminal to reach (`bench.session` starts bwrap in a session
+  of its own, and every tool's stdin is /dev/null), so bwrap's `--new-session` is not needed.
+  The environment is cleared and set to PATH, HOME and TMPDIR (the stage's folder), LANG=C and
+  LC_ALL=C.
+- No `/proc`: the sandbox's `/proc` is a read-only folder holding one link, `self/exe`, to
+  Yosys's binary (Yosys finds its share folder through it, and reads nothing else there). So no
+  tool can read its own or another process's memory, command line, environment or file
+  descriptors (a simulation reading vvp's memory would find the nonce).
+- No view of the scorer: process 1 of the sandbox's pid namespace is the session's driver (a
+  POSIX shell reading the scorer's commands, `bench.session`), whose environment is the one
+  above. The tools are its children and see no process outside; the driver ignores their
+  signals (it is its namespace's init), kills every other process in the sandbox after each tool
+  run (so nothing of one stage lives on into the next), and when it ends, they all end.
 
 Fails closed: when bwrap is missing or cannot make a sandbox here, `command` raises
 `SandboxUnavailable` with what is missing, and the stage is a `tool-failure` (the CLI stops
 before scoring). `BENCH_UNSANDBOXED=1` runs the tools without a sandbox, for people who know
 what they are trusting; it is said on stderr and recorded (`status`).
 
-Cost: one bwrap start per tool run (four per Verilog candidate), 3 to 5 ms each on a quiet
-machine and 15 to 25 ms on a loaded one; `benchmarks/score_bench.py` prints the scorer's
-overhead over the bare tools with and without it.
+Cost: one bwrap start per candidate (about 4 ms of CPU; 10 to 20 ms of wall time on a loaded
+machine), then a fork of the driver per tool run; `benchmarks/score_bench.py` prints the
+scorer's overhead over the bare tools with and without the sandbox.
 """
 
 from __future__ import annotations
@@ -46,12 +52,12 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
 from .tools import ToolMissing, find_tool, tool_env, tool_version
 
-WORK = "/job"  # where the stage's work folder appears inside the sandbox
+WORK = "/job"  # where the candidate's work folder appears inside the sandbox
 OPT_OUT = "BENCH_UNSANDBOXED"
 NOBODY = "65534"
 _SYSTEM = ("/usr",)
@@ -62,13 +68,6 @@ PROBE_TIMEOUT_S = 20
 
 class SandboxUnavailable(Exception):
     """No sandbox can be made: the message says what is missing and how to get it."""
-
-
-@dataclass(frozen=True)
-class Jail:
-    """How one stage's tool is shut in (besides what every sandbox has)."""
-
-    proc: bool = False  # mount a /proc of the sandbox's own pid namespace (Yosys needs it)
 
 
 def disabled() -> bool:
@@ -90,36 +89,36 @@ def status() -> str:
 def ensure() -> None:
     """Raise SandboxUnavailable unless tools can run sandboxed (or the user opted out)."""
     if disabled():
-        _warn_once()
+        warn_once()
     else:
         _bwrap()
 
 
-def command(argv: list[str], work: Path, jail: Jail) -> list[str]:
-    """The command line that runs argv (argv[0] an absolute path) in a sandbox around `work`.
+def command(work: Path, tools: Sequence[str] = (), yosys: str = "") -> list[str]:
+    """The command line that starts a sandbox around `work` (the program to run goes after it).
 
-    Inside, the working directory is /job, which is `work`; argv's other words must name files
-    relative to it.
+    Inside, the working directory is /job, which is `work`. `tools` are the absolute paths of the
+    programs that will run in it (their install prefixes are bound when outside the system
+    folders); `yosys` is Yosys's binary, for the one link of the sandbox's /proc. Raises
+    SandboxUnavailable when no sandbox can be made (the caller asks `disabled` first).
     """
-    if disabled():
-        _warn_once()
-        return list(argv)
-    return [_bwrap(), *_options(argv[0], work, jail), *argv]
+    return [_bwrap(), *_options(work, tools, yosys)]
 
 
-def _options(tool: str, work: Path, jail: Jail) -> list[str]:
-    prefix = _prefix(tool)
-    path = ([f"{prefix}/bin"] if prefix else []) + ["/usr/bin", "/bin"]
+def _options(work: Path, tools: Sequence[str], yosys: str) -> list[str]:
+    prefixes = sorted({p for p in map(prefix, tools) if p})
+    path = [f"{p}/bin" for p in prefixes] + ["/usr/bin", "/bin"]
     args = ["--unshare-all", "--as-pid-1", "--die-with-parent", "--cap-drop", "ALL",
             "--uid", NOBODY, "--gid", NOBODY, "--hostname", "sandbox", "--clearenv",
             "--setenv", "PATH", ":".join(path), "--setenv", "HOME", WORK, "--setenv", "TMPDIR", WORK,
             "--setenv", "LANG", "C", "--setenv", "LC_ALL", "C", *_system_mounts()]
-    if prefix:
-        args += ["--ro-bind", prefix, prefix]
-    args += ["--dev", "/dev", "--bind", str(work.resolve()), WORK, "--chdir", WORK]
-    if jail.proc:
-        args += ["--proc", "/proc"]
-    return args + ["--remount-ro", "/dev", "--remount-ro", "/"]
+    for p in prefixes:
+        args += ["--ro-bind", p, p]
+    # Not `--dev /dev` (a tmpfs with a dozen device binds and a devpts: a third of bwrap's start).
+    args += ["--dev-bind", "/dev/null", "/dev/null", "--bind", str(work.resolve()), WORK, "--chdir", WORK]
+    if yosys:
+        args += ["--symlink", os.path.realpath(yosys), "/proc/self/exe"]
+    return args + ["--remount-ro", "/"]
 
 
 @functools.cache
@@ -137,12 +136,18 @@ def _system_mounts() -> tuple[str, ...]:
     return tuple(args)
 
 
-def _prefix(tool: str) -> str:
-    """The install prefix to bind for a tool outside the system folders ("" when inside them)."""
+def prefix(tool: str) -> str:
+    """The install prefix to bind for a tool outside the system folders ("" when inside them).
+
+    PREFIX for PREFIX/bin/tool; never `/` (a tool in /opt/tool binds /opt, one in /tool itself only).
+    """
     real = os.path.realpath(tool)
     if any(real.startswith(p + "/") for p in _SYSTEM + _SYSTEM_TOP):
         return ""
-    return os.path.dirname(os.path.dirname(real))
+    for candidate in (os.path.dirname(os.path.dirname(real)), os.path.dirname(real)):
+        if candidate != "/":
+            return candidate
+    return real
 
 
 @functools.cache
@@ -155,7 +160,7 @@ def _bwrap() -> str:
                                  f"a sandbox, knowingly, set {OPT_OUT}=1.") from None
     try:
         with tempfile.TemporaryDirectory(prefix="bench-probe-") as d:
-            probe = [bwrap, *_options("/bin/sh", Path(d), Jail(proc=True)), "/bin/sh", "-c", ":"]
+            probe = [bwrap, *_options(Path(d), (), "/bin/sh"), "/bin/sh", "-c", ":"]
             res = subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                  errors="replace", env=tool_env(), timeout=PROBE_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -172,7 +177,7 @@ def _bwrap() -> str:
 _warned: list[bool] = []
 
 
-def _warn_once() -> None:
+def warn_once() -> None:
     if not _warned:
         _warned.append(True)
         print(f"bench: {OPT_OUT}=1: Yosys, iverilog and vvp run WITHOUT a sandbox; a candidate can "

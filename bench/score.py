@@ -9,12 +9,16 @@ compiling the same text with the hidden testbench; `vvp` running it (`bench.simu
 decided by Yosys and Icarus only, on one text, so no stage can be shown a different design.
 
 Every tool run is bounded (`bench.run`) and Yosys, iverilog and vvp run sandboxed
-(`bench.sandbox`), each stage in a folder holding only what it needs. What a tool run means:
+(`bench.sandbox`): one sandbox per candidate (`bench.session`), each stage in a folder of the
+work folder, which holds only what the stage running now needs. What a tool run means:
 
 - it could not start (missing, no sandbox): `tool-failure`, not a verdict on the design;
 - it hit its time, memory or output limit: `resource-limit`, a failure of the candidate (a
   simulation that does not finish in time is `timeout`, as before); all the runs for one
   candidate share one time budget (`Limits.total_s`, 300 s), each run also has its own limit;
+  a file the simulation writes (an upstream testbench's VCD, in its own run folder) is cut at
+  `Limits.sim_file_bytes` (vvp runs with SIGXFSZ ignored, `bench.session`, so it sees a failed write) and
+  the run goes on;
 - it crashed (a signal, an abort): a failure of the candidate with the stage's own result
   (`syntax` for Yosys and the preprocessor, `compile` for iverilog, `no-verdict` for vvp), if
   the same stage runs fine on the task's reference in this run (checked once per task and
@@ -26,6 +30,10 @@ Every tool run is bounded (`bench.run`) and Yosys, iverilog and vvp run sandboxe
 Details never carry text of the hidden files (`bench.detail`). A sysr design rejected on its
 proofs alone is still lowered and judged, as a shadow recorded beside the result
 (`bench.shadow`).
+
+Imported suite tasks differ only in settings of their task.json: the language every stage reads
+(`bench.dialect`: SystemVerilog for VerilogEval and ChipBench), how the testbench states its
+verdict (`bench.verdicts`), and whether the port order is part of the interface.
 """
 
 from __future__ import annotations
@@ -35,29 +43,29 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from sysr import __version__ as SYSR_VERSION
 
-from . import guard, simulate
+from . import dialect, guard, sandbox, scratch, simulate, verdicts
+from .cache import ResultCache, key as cache_key
 from .detail import DESIGN, about_design, short, sim_output, yosys_errors
 from .extract import as_received
 from .records import CandidateResult, StageResult
 from .run import DEFAULT_MEMORY_BYTES, RunResult, run_bounded
-from .sandbox import Jail
+from .session import Session
 from .shadow import proofs_only, shadow_of
 from .tasks import Task
 from .tools import ToolMissing, find_tool, tool_version
-from .verilog import PORTS_SCRIPT, PortInfo, compare_ports, ports_from_json
+from .verilog import PortInfo, compare_ports, ports_from_json, ports_script
 
 YOSYS_OUTPUT = 4 * 1024**2  # Yosys's log of a large synthesis is long; killed past this
 SYSR_OUTPUT = 4 * 1024**2
-YOSYS_JAIL = Jail(proc=True)  # Yosys finds its share folder through /proc/self/exe
-ICARUS_JAIL = Jail(proc=False)
 CRASH_RESULT = {"preprocess": "syntax", "syntax": "syntax", "interface": "syntax", "elaborate": "syntax",
                 "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
-_IFACE: dict[tuple[str, str], list[PortInfo]] = {}  # (top, iface.v's text) -> its ports
+_IFACE: dict[tuple[str, str, str], list[PortInfo]] = {}  # (top, language, iface.v's text) -> its ports
 _ELABORATE = "BENCH-ELABORATE"  # the line Yosys logs between reading and elaborating
 # How a crash of a tool's child process shows (the shell's report, glibc's assert, C++'s terminate).
 _CRASH_WORDS = ("Segmentation fault", "core dumped", "Aborted", "Assertion `", "terminate called")
@@ -70,6 +78,7 @@ class Limits:
     sim_s: float = 60.0  # the simulation
     total_s: float = 300.0  # all the runs for one candidate together
     memory_bytes: int = DEFAULT_MEMORY_BYTES
+    sim_file_bytes: int = 64 * 1024**2  # each file a simulation writes (an upstream testbench's VCD)
 
 
 class Failed(Exception):
@@ -82,16 +91,21 @@ class Failed(Exception):
 
 class Scorer:
     def __init__(self, limits: Limits | None = None, check_reference: bool = True,
-                 shadow: bool = True) -> None:
+                 shadow: bool = True, cache: ResultCache | None = None) -> None:
         self.limits = limits or Limits()
         self.check_reference = check_reference
         self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (bench.shadow)
+        self.cache = cache  # results by content hash (bench.cache); None: every candidate is scored
         self.guard = guard.judge  # replaceable in tests, to show the walls behind it
+        # Whether details may quote the hidden files' messages: only for `bench suite import`, whose
+        # user scores references against testbenches from their own checkout.
+        self.reveal = False
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._deadline = threading.local()  # when the candidate being scored in this thread runs out
+        self._box = threading.local()  # the sandbox of the candidate being scored in this thread
 
     # ---- records ----------------------------------------------------------------------------
     def _version(self, tool: str) -> str:
@@ -124,12 +138,13 @@ class Scorer:
 
     # ---- running a tool on candidate input -------------------------------------------------
     def _run(self, task: Task, stage: str, tool: str, args: list[str], work: Path, timeout_s: float,
-             jail: Jail, output_limit: int = 256 * 1024, file_bytes: int = 64 * 1024**2,
-             time_result: str = "resource-limit") -> RunResult:
+             output_limit: int = 256 * 1024, file_bytes: int = 64 * 1024**2,
+             time_result: str = "resource-limit", cut_files: bool = False) -> RunResult:
         """Run a sandboxed tool; raise Failed for everything but an exit of its own (see the module doc)."""
         timeout_s = self._budget(stage, tool, timeout_s)
-        res = run_bounded([self._tool(tool, stage), *args], work, timeout_s, self.limits.memory_bytes,
-                          file_bytes, output_limit=output_limit, jail=jail)
+        argv = [self._tool(tool, stage), *args]
+        with self._sandboxed(work) as box:
+            res = box.run(argv, work, timeout_s, self.limits.memory_bytes, file_bytes, output_limit, cut_files)
         if not res.started:
             raise self._fail(stage, tool, res, "tool-failure", f"{tool} did not run: {res.error}")
         if res.limit == "time" and time_result == "timeout":
@@ -148,6 +163,26 @@ class Scorer:
             raise self._fail(stage, tool, res, "tool-failure",
                              f"{tool} did not run to completion ({why}), on the task's reference too")
         return res
+
+    @contextmanager
+    def _sandboxed(self, work: Path):
+        """The sandbox to run tools in `work`: this thread's candidate's, or one just for this `with`."""
+        outer = getattr(self._box, "session", None)
+        if outer is not None and outer.holds(work):
+            yield outer
+            return
+        tools = {}
+        for name in ("yosys", "iverilog", "vvp"):
+            try:
+                tools[name] = find_tool(name)
+            except ToolMissing:
+                pass  # its stage says so (`_tool`)
+        with Session(work, list(tools.values()), tools.get("yosys", "")) as box:
+            self._box.session = box
+            try:
+                yield box
+            finally:
+                self._box.session = outer
 
     def _budget(self, stage: str, tool: str, timeout_s: float) -> float:
         """The stage's time limit, cut to what is left of the candidate's `total_s`."""
@@ -223,8 +258,9 @@ class Scorer:
         pre = work / "front"  # the preprocessor's and then Yosys's folder: nothing hidden is in it
         pre.mkdir()
         (pre / "candidate.v").write_text(verilog)
-        args = ["-g2005", "-E", "-Mdeps.txt", "-o", "pre.v", "candidate.v"]
-        res = self._run(task, "preprocess", "iverilog", args, pre, self.limits.tool_s, ICARUS_JAIL,
+        lang = dialect.of(task)
+        args = [lang.iverilog, "-E", "-Mdeps.txt", "-o", "pre.v", "candidate.v"]
+        res = self._run(task, "preprocess", "iverilog", args, pre, self.limits.tool_s,
                         file_bytes=guard.PREPROCESSED_LIMIT)
         if res.returncode != 0 or not (pre / "pre.v").is_file():
             raise self._fail("preprocess", "iverilog", res, "syntax", short(res.output))
@@ -236,7 +272,7 @@ class Scorer:
         if (pre / "deps.txt").read_text(errors="replace").split() != ["candidate.v"]:  # only the candidate
             raise self._fail("guard", "", None, "forbidden", "`include is not allowed in a candidate "
                              "(a macro built one)")
-        judged = self.guard((pre / "pre.v").read_text(errors="replace"), verilog)
+        judged = self.guard((pre / "pre.v").read_text(errors="replace"), verilog, system=lang.system)
         if judged.problem:
             raise Failed(self._record("guard", "", None, "forbidden", judged.problem, time.perf_counter() - t0))
         stages.append(self._record("guard", "", None, "ok", duration=time.perf_counter() - t0))
@@ -246,7 +282,7 @@ class Scorer:
     def iface_ports(self, task: Task) -> list[PortInfo]:
         """The ports of the task's iface.v as Yosys reads them (once per process and content)."""
         text = task.text("iface.v")
-        key = (task.top, text)
+        key = (task.top, task.language, text)
         if key not in _IFACE:
             with tempfile.TemporaryDirectory(prefix="bench-iface-") as d:
                 (Path(d) / DESIGN).write_text(text)
@@ -258,7 +294,8 @@ class Scorer:
         return _IFACE[key]
 
     def read_ports(self, task: Task, work: Path, stage: str):
-        res = self._run(task, stage, "yosys", ["-q", "-p", PORTS_SCRIPT], work, self.limits.tool_s, YOSYS_JAIL,
+        script = ports_script(dialect.of(task).yosys_read)
+        res = self._run(task, stage, "yosys", ["-q", "-p", script], work, self.limits.tool_s,
                         output_limit=YOSYS_OUTPUT)
         if res.returncode != 0 or not (work / "ports.json").is_file():
             return None, res
@@ -267,9 +304,12 @@ class Scorer:
     def yosys_checks(self, task: Task, work: Path) -> list[StageResult]:
         """One Yosys run for three stages: reading the design and its ports (syntax), then, once the
         ports match iface.v (interface), elaborating it under the top module (elaborate)."""
-        script = (f"read_verilog {DESIGN}; design -save read; proc; write_json ports.json; design -load read; "
+        # Processes are deleted, not run, before the ports are written: `proc` can fail on a design
+        # that reads fine (a latch in a SystemVerilog always_comb), which is elaboration's finding.
+        read = dialect.of(task).yosys_read
+        script = (f"{read} {DESIGN}; design -save read; delete p:*; write_json ports.json; design -load read; "
                   f"log {_ELABORATE}; hierarchy -check -top {task.top}; proc; check; stat")
-        res = self._run(task, "syntax", "yosys", ["-p", script], work, self.limits.tool_s, YOSYS_JAIL,
+        res = self._run(task, "syntax", "yosys", ["-p", script], work, self.limits.tool_s,
                         output_limit=YOSYS_OUTPUT)
         read, _, log = res.output.rpartition(f"\n{_ELABORATE}\n")
         if not read or not (work / "ports.json").is_file():
@@ -277,9 +317,9 @@ class Scorer:
         ports = ports_from_json(work / "ports.json", task.top) or []
         stages = [self._record("syntax", "yosys", res, "ok")]
         stages.append(self.interface(task, ports, res))
-        if res.returncode != 0:
-            raise Failed(self._record("elaborate", "yosys", res, "syntax", yosys_errors(log), 0.0))
         latches, loops, drivers = _elaboration_findings(log)
+        if res.returncode != 0 and not latches:  # Yosys stops on a latch in an always_comb
+            raise Failed(self._record("elaborate", "yosys", res, "syntax", yosys_errors(log), 0.0))
         if latches or "$_DLATCH" in log or "$dlatch" in log:
             detail = "\n".join(latches) or "a latch was inferred"
             raise Failed(self._record("elaborate", "yosys", res, "latch",
@@ -297,7 +337,7 @@ class Scorer:
         if ports == []:
             detail = f"no module named `{task.top}`; the design's top module must be `{task.top}`"
         else:
-            detail = compare_ports(ports, want)
+            detail = compare_ports(ports, want, ordered=task.port_order)
         if detail:
             expected = ", ".join(str(p) for p in want)
             raise Failed(self._record("interface", "yosys", res, "interface",
@@ -306,8 +346,9 @@ class Scorer:
 
     def resources(self, task: Task, work: Path) -> StageResult:
         script = task.resources.script.replace("TOP", task.top)
-        res = self._run(task, "resources", "yosys", ["-p", f"read_verilog {DESIGN}; {script}; stat"], work,
-                        self.limits.tool_s * 3, YOSYS_JAIL, output_limit=YOSYS_OUTPUT)
+        read = dialect.of(task).yosys_read
+        res = self._run(task, "resources", "yosys", ["-p", f"{read} {DESIGN}; {script}; stat"], work,
+                        self.limits.tool_s * 3, output_limit=YOSYS_OUTPUT)
         if res.returncode != 0:
             raise self._fail("resources", "yosys", res, "missing-resource",
                              f"synthesis (`{script}`) failed:\n" + yosys_errors(res.output))
@@ -326,23 +367,26 @@ class Scorer:
         nonce = simulate.new_nonce()
         comp = work / "compile"
         comp.mkdir()
-        (comp / "tb.v").write_text(simulate.nonced(task.text("tb.v"), nonce))
+        (comp / "tb.v").write_text(verdicts.nonced(task.text("tb.v"), nonce, task.verdict))
         (comp / DESIGN).write_text(verilog)
-        res = self._run(task, "compile", "iverilog", ["-g2005", "-o", simulate.PROGRAM, "tb.v", DESIGN], comp,
-                        self.limits.tool_s, ICARUS_JAIL)
-        if res.returncode != 0 or not (comp / simulate.PROGRAM).is_file():
-            raise self._fail("compile", "iverilog", res, "compile", about_design(res.output))
-        stages = [self._record("compile", "iverilog", res, "ok")]
-        with simulate.ProgramPipe(comp / simulate.PROGRAM, work / "run") as pipe:
-            res = self._run(task, "simulate", "vvp", ["-n", simulate.PROGRAM], pipe.fifo.parent,
-                            self.limits.sim_s, ICARUS_JAIL, time_result="timeout")
-        first = simulate.verdict(res.stdout, nonce)
-        if first is None:
+        with self._sandboxed(work):  # compile and simulation in one sandbox (bench.simulate)
+            args = [dialect.of(task).iverilog, "-o", simulate.PROGRAM, "tb.v", DESIGN]
+            res = self._run(task, "compile", "iverilog", args, comp, self.limits.tool_s)
+            if res.returncode != 0 or not (comp / simulate.PROGRAM).is_file():
+                shown = short(res.output) if self.reveal else about_design(res.output)
+                raise self._fail("compile", "iverilog", res, "compile", shown)
+            stages = [self._record("compile", "iverilog", res, "ok")]
+            with simulate.ProgramPipe(comp, work / "run") as pipe:  # removes comp: tb.v, the nonce
+                res = self._run(task, "simulate", "vvp", ["-n", simulate.PROGRAM], pipe.fifo.parent,
+                                self.limits.sim_s, file_bytes=self.limits.sim_file_bytes,
+                                time_result="timeout", cut_files=True)
+        got = verdicts.read(res.stdout, nonce, task.verdict)
+        if got is None:
             raise self._fail("simulate", "vvp", res, "no-verdict",
                              "the testbench ended without a verdict\n" + sim_output(res.output))
-        if first != "PASS":
-            raise self._fail("simulate", "vvp", res, "wrong-output", first)
-        stages.append(self._record("simulate", "vvp", res, "ok"))
+        if not got.passed:
+            raise self._fail("simulate", "vvp", res, "wrong-output", got.line)
+        stages.append(self._record("simulate", "vvp", res, "ok", got.line))
         return stages
 
     # ---- the whole candidate ---------------------------------------------------------------
@@ -356,10 +400,13 @@ class Scorer:
                                              verdict=verdict, duration_s=0.0, detail=why))
             return result
         source = as_received(source).replace("\r\n", "\n").replace("\r", "\n")
+        key = self._cache_key(task, lang, source)
+        if key and (hit := self.cache.get(key)):
+            return hit
         self._deadline.at = time.monotonic() + self.limits.total_s
-        with tempfile.TemporaryDirectory(prefix=f"bench-{task.name}-") as d:
+        with scratch.folder(f"bench-{task.name}-") as d, self._sandboxed(d):
             try:
-                self._pipeline(task, lang, source, Path(d), result.stages)
+                self._pipeline(task, lang, source, d, result.stages)
             except Failed as f:
                 result.stages.append(f.stage)
                 result.result = f.stage.verdict
@@ -367,7 +414,16 @@ class Scorer:
                 self._deadline.at = float("inf")
         if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
             result.shadow = shadow_of(self, task, source)  # beside the result, never instead of it
+        if key:
+            self.cache.put(key, result)
         return result
+
+    def _cache_key(self, task: Task, lang: str, source: str) -> str:
+        """The result cache's key for this candidate, or "" when no cache applies (none given, the
+        tools unsandboxed, or a guard replaced by a test)."""
+        if self.cache is None or sandbox.disabled() or self.guard is not guard.judge:
+            return ""
+        return cache_key(self, task, lang, source)
 
     def _pipeline(self, task: Task, lang: str, source: str, work: Path, stages: list) -> None:
         if lang == "sysr":

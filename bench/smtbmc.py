@@ -1,11 +1,27 @@
 """The standard open formal flow on a `sysr lower --formal` design: Yosys, then yosys-smtbmc with z3.
 
 `formal_flow(verilog_text, depth, induction, workdir)` writes the design to WORKDIR/design.v, runs
-`yosys read_verilog -formal; prep -top TOP; write_smt2`, then `yosys-smtbmc -s z3 --presat -t DEPTH`
-(bounded model checking from the initial state, which is the reset state) and, when that passes,
-`yosys-smtbmc -s z3 -i -t K` (k-induction: the assertions hold in K consecutive steps, so they hold
-in the next). These depths mean what `sysr check --depth DEPTH --induction K` means: assertions
-checked in steps 0 to DEPTH-1; induction assumes them in K steps and checks step K.
+`yosys read_verilog -formal; prep -top TOP; async2sync; dffunmap; write_smt2` (`YOSYS_SCRIPT`), then
+`yosys-smtbmc -s z3 --presat -t DEPTH` (bounded model checking from the initial state, which is the
+reset state) and, when that passes, `yosys-smtbmc -s z3 -i -t K` (k-induction: the assertions hold
+in K consecutive steps, so they hold in the next). These depths mean what
+`sysr check --depth DEPTH --induction K` means: assertions checked in steps 0 to DEPTH-1;
+induction assumes them in K steps and checks step K; one smtbmc step is one clock cycle.
+
+Asynchronous resets: `write_smt2` cannot encode the `$adff` cells of
+`always @(posedge clk or posedge arst)`. `async2sync` (Yosys 0.23, passes/sat/async2sync.cc)
+replaces each by a flip-flop with a synchronous reset on the same signal and drives the old
+output through a multiplexer, `Q = arst ? RESET_VALUE : stored` (`arst` low for `negedge`): while
+the reset is active the register reads as its reset value in that same cycle, and the edge
+stores the reset value. That is sysr's cycle model exactly (`sysr.elab.System.visible`,
+`Ite(reset_active, init, stored)`, and the same next state as a synchronous reset); the reset is
+a level sampled once per cycle, as the checker assumes (no pulse shorter than a clock period).
+The alternative, `clk2fflogic`, makes the clock an input sampled on a faster global clock: a
+sysr cycle would take two smtbmc steps and the reset could act between edges, a model the
+checker does not have. `dffunmap` then turns the synchronous-reset flip-flops that async2sync
+makes (`$sdff`, which Yosys 0.23's `write_smt2` does not take) into plain `$dff` with a
+multiplexer in front; it changes no behaviour. Both passes do nothing to a design without an
+asynchronous reset. (SymbiYosys runs async2sync itself with `multiclock off`, its default.)
 
 The result is a record: each stage's status ("passed", "failed", "preunsat" when the assumptions
 cannot hold, "error" when a tool failed or gave an answer we cannot read, "timeout"), the step and
@@ -22,6 +38,8 @@ from pathlib import Path
 from .run import run_bounded
 from .tools import find_tool, tool_env
 
+# Yosys, from the `--formal` Verilog to the SMT-LIB model smtbmc reads (see the docstring).
+YOSYS_SCRIPT = "read_verilog -formal design.v; prep -top {top}; async2sync; dffunmap; write_smt2 {smt2}"
 _STATUS = re.compile(r"Status: (PASSED|FAILED|PREUNSAT)")
 _STEP = re.compile(r"Checking assertions in step (\d+)")
 _FAILED = re.compile(r"Assert(?:ion)? failed in \S+: (\S+)")
@@ -96,7 +114,7 @@ def formal_flow(verilog_text: str, depth: int, induction: int, workdir: Path,
     each step (what tells a vacuous design, V001, apart)."""
     (workdir / "design.v").write_text(verilog_text)
     smt2 = "design.smt2"
-    script = f"read_verilog -formal design.v; prep -top {top_module(verilog_text)}; write_smt2 {smt2}"
+    script = YOSYS_SCRIPT.format(top=top_module(verilog_text), smt2=smt2)
     r = run_bounded([find_tool("yosys"), "-q", "-p", script], workdir, timeout_s)
     if not r.ran or r.returncode != 0:
         prep = Stage("timeout" if r.timed_out else "error", seconds=r.duration_s, log=r.output)

@@ -7,6 +7,9 @@ attempt, and pass@k averaged over tasks (`bench.passk`) for every k up to n, wit
 and on the first attempt. A sample in which a tool did not run (any attempt a `tool-failure`)
 is not scorable and is counted apart, as is a sample that has not finished; pass@k is `None`
 where nothing was scorable. For sysr, the checker against the testbench (`bench.shadow`).
+With the tasks of an imported suite (`bench summary --suite DIR`), the counts per category of
+the suite (`by_category`), as upstream papers report them, and how many of its tasks the run's
+language leaves out (invalid, or not expressible in sysr).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pydantic import BaseModel
 from .passk import mean_pass_at
 from .records import RunRecord, Sample, TaskRun
 from .shadow import KINDS, classify
+from .tasks import Task, left_out
 
 
 class TaskCounts(BaseModel):
@@ -66,6 +70,8 @@ class RunCounts(BaseModel):
     checker: dict[str, int] | None = None
     tokens_cached: int = 0
     tokens_cache_write: int = 0
+    categories: dict[str, dict[str, int]] | None = None  # with --suite: category -> tasks, solved, solved_first
+    left_out: dict[str, int] | None = None  # with --suite: tasks the run's language leaves out, by why
 
 
 def load_run(path: Path) -> RunRecord:
@@ -142,6 +148,24 @@ def counts(rec: RunRecord, label: str) -> RunCounts:
                      tokens_cache_write=total("tokens_cache_write"))
 
 
+def by_category(run: RunCounts, tasks: list[Task]) -> RunCounts:
+    """The run's counts per category of the suite's tasks, and how many tasks its language leaves out."""
+    category = {t.name: t.origin.category if t.origin else t.tags[0] for t in tasks}
+    cats: dict[str, dict[str, int]] = {}
+    for t in run.per_task:
+        c = cats.setdefault(category.get(t.task, "not in the suite"), {"tasks": 0, "solved": 0, "solved_first": 0})
+        c["tasks"] += 1
+        c["solved"] += t.solved
+        c["solved_first"] += t.first_attempt
+    out: dict[str, int] = {}
+    for t in tasks:
+        why = left_out(t, run.lang)
+        if why:
+            key = why.split(":", 1)[0]
+            out[key] = out.get(key, 0) + 1
+    return run.model_copy(update={"categories": dict(sorted(cats.items())), "left_out": out})
+
+
 def _tok(n: int, approx: bool) -> str:
     return f"~{n}" if approx else str(n)
 
@@ -199,6 +223,7 @@ def render(runs: list[RunCounts]) -> str:
     if any(r.checker is not None for r in runs):
         rows += [[text, *[str(r.checker[key]) if r.checker else "-" for r in runs]]
                  for key, text in CHECKER_ROWS]
+    rows += _category_rows(runs)
     lines += _table([head, *rows])
     lines += _per_task(runs, sampled)
     if any(r.approximate for r in runs):
@@ -206,6 +231,20 @@ def render(runs: list[RunCounts]) -> str:
     lines += ["", "pass@k: the unbiased estimate 1 - C(n-c,k)/C(n,k) of solving a task with k samples, "
                   "averaged over tasks; tool failures and unfinished samples are not scored."]
     return "\n".join(lines)
+
+
+def _category_rows(runs: list[RunCounts]) -> list[list[str]]:
+    names = sorted({c for r in runs for c in (r.categories or {})})
+    rows = []
+    for name in names:
+        cells = []
+        for r in runs:
+            c = (r.categories or {}).get(name)
+            cells.append(f"{c['solved']} of {c['tasks']} ({c['solved_first']} first attempt)" if c else "-")
+        rows.append([f"category {name}: solved", *cells])
+    for why in sorted({k for r in runs for k in (r.left_out or {})}):
+        rows.append([f"suite tasks left out: {why}", *[str((r.left_out or {}).get(why, 0)) for r in runs]])
+    return rows
 
 
 def _one(pass_at: dict[str, float] | None) -> str:

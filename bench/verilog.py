@@ -29,6 +29,11 @@ class PortInfo:
 PORTS_SCRIPT = "read_verilog design.v; proc; write_json ports.json"
 
 
+def ports_script(read: str = "read_verilog") -> str:
+    """PORTS_SCRIPT with another read command (`read_verilog -sv` for SystemVerilog)."""
+    return PORTS_SCRIPT.replace("read_verilog", read, 1)
+
+
 def ports_from_json(path: Path, top: str) -> list[PortInfo] | None:
     """The ports of module `top` in declaration order from Yosys's JSON; None if there is no such module."""
     mod = json.loads(path.read_text()).get("modules", {}).get(top)
@@ -57,8 +62,12 @@ def sysr_ports(design) -> list[PortInfo]:
     return out
 
 
-def compare_ports(got: list[PortInfo], want: list[PortInfo]) -> str | None:
-    """None when the port lists agree (names, directions, widths, order); else what differs."""
+def compare_ports(got: list[PortInfo], want: list[PortInfo], ordered: bool = True) -> str | None:
+    """None when the port lists agree (names, directions, widths, and order when `ordered`); else
+    what differs."""
+    if not ordered:
+        order = {p.name: i for i, p in enumerate(want)}
+        got = sorted(got, key=lambda p: order.get(p.name, len(order)))
     if [p.name for p in got] != [p.name for p in want]:
         missing = [p.name for p in want if p.name not in {g.name for g in got}]
         extra = [p.name for p in got if p.name not in {w.name for w in want}]

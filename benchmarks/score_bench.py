@@ -11,7 +11,9 @@ For each language, on every task's reference:
   its own tool runs took as its records say (sandbox included), and "orchestr." the scorer's
   wall time over that (what the scorer adds around its tool runs);
 - unsandboxed: the same with BENCH_UNSANDBOXED=1, so the sandbox's own cost is the difference;
-- scorer, 2 jobs: its speed-up over 1 job (target: at least 1.7 on 2 cores).
+- scorer, 2 jobs: its speed-up over 1 job (target: at least 1.7 on 2 cores);
+- cached: all the references scored a second time with the result cache (`bench.cache`) warm,
+  1 job, in this process: what a repeated `bench score` costs besides starting Python.
 
 The three single-job measurements alternate task by task (bare, scorer, unsandboxed; `--rounds`
 times each) and the per-task medians are summed, so that load from elsewhere on the machine falls
@@ -31,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cache import ResultCache  # noqa: E402
 from bench.cli import score_all  # noqa: E402
 from bench.sandbox import OPT_OUT  # noqa: E402
 from bench.score import Scorer  # noqa: E402
@@ -98,6 +101,13 @@ def unsandboxed_one(task: Task, lang: str) -> None:
         score_one(task, lang)
 
 
+def cached(tasks: list[Task], lang: str) -> float:
+    """Seconds to score every reference again with the result cache warm."""
+    with tempfile.TemporaryDirectory(prefix="bench-cache-") as d:
+        score_all(tasks, lang, None, 1, cache=ResultCache(Path(d)))
+        return timed(lambda: score_all(tasks, lang, None, 1, cache=ResultCache(Path(d))))
+
+
 def measure(tasks: list[Task], lang: str, rounds: int) -> tuple[float, ...]:
     """(bare, scorer, its tool runs, unsandboxed, 2 jobs) in seconds, for all the tasks."""
     sums = [0.0, 0.0, 0.0, 0.0]
@@ -126,13 +136,16 @@ def main() -> int:
     with Unsandboxed():
         score_one(tasks[0], "verilog")  # say once that it runs unsandboxed, before the table
     score_one(tasks[0], "verilog")  # tool versions, the sandbox probe, iface ports: once per process
-    print(f"{len(tasks)} tasks, {args.rounds} rounds, medians; times in seconds")
+    print(f"{len(tasks)} tasks, {args.rounds} rounds, medians; times in seconds; load average "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"{'lang':8} {'bare':>7} {'scorer':>7} {'overhead':>9} {'in runs':>8} {'orchestr.':>9} "
-          f"{'no sandbox':>11} {'sandbox':>8} {'2 jobs':>7} {'speed-up':>9}")
+          f"{'no sandbox':>11} {'sandbox':>8} {'2 jobs':>7} {'speed-up':>9} {'cached':>7}")
     for lang in langs:
         b, f, r, u, t = measure(tasks, lang, args.rounds)
+        c = cached(tasks, lang)
         print(f"{lang:8} {b:7.2f} {f:7.2f} {f / b:8.2f}x {r:8.2f} {f / r:8.2f}x {u:11.2f} {f - u:8.2f} "
-              f"{t:7.2f} {f / t:8.2f}x")
+              f"{t:7.2f} {f / t:8.2f}x {c:7.3f}")
+    print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print("targets: overhead (scorer / bare) <= 1.2x; speed-up of 2 jobs >= 1.7x on 2 cores")
     return 0
 

@@ -1,4 +1,4 @@
-"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE` and `sysr lsp`.
+"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr explain CODE` and `sysr lsp`.
 
 `--top NAME` picks the top module of a file with several modules (`sysr.front.check.instances`).
 
@@ -69,6 +69,25 @@ def cmd_lower(args) -> int:
     return 0
 
 
+def cmd_explain(args) -> int:
+    from .diagnostics import CODES
+    from .explain import ReferenceMissing, explain, reference_text
+    unknown = [c for c in args.codes if c.upper() not in CODES]
+    if unknown:
+        print(f"sysr: error: unknown diagnostic code(s) {', '.join(unknown)}; codes are a letter and three "
+              "digits (P parse, N names, T types, A structure, S specifications, H holes, V proofs, "
+              "L limits), as in `error[T003]`", file=sys.stderr)
+        return 2
+    try:
+        text = reference_text()
+    except ReferenceMissing as e:
+        print(f"sysr: error: {e}", file=sys.stderr)
+        return 2
+    skip: set[str] = set()
+    print("\n\n".join(explain(c, text, skip) for c in args.codes))
+    return 0
+
+
 def cmd_lsp(args) -> int:
     from .lsp import main as serve
     return serve()
@@ -112,6 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
                          "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")
     lo.set_defaults(func=cmd_lower)
+    ex = sub.add_parser("explain", help="explain a diagnostic code from the reference",
+                        description="Print what the reference (docs/reference.md) says about diagnostic codes: "
+                                    "the code's row of the code table, its minimal examples and the sections "
+                                    "it names, whole (each section once).")
+    ex.add_argument("codes", nargs="+", metavar="CODE", help="a code such as T003 or V007")
+    ex.set_defaults(func=cmd_explain)
     ls = sub.add_parser("lsp", help="run the language server (for editors) on standard input and output",
                         description="Run the sysr language server: the Language Server Protocol over "
                                     "standard input and output, for an editor to start. Diagnostics as "

@@ -79,6 +79,7 @@ CODES: dict[str, str] = {
     "S004": "`prev` outside a specification",
     "S005": "ghost logic drives design state",
     "S006": "quantifier outside a property",
+    "S007": "property is never checked",
     "H001": "hole",
     "V001": "requirements cannot be met",
     "V002": "property may not hold",

@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic, Severity, sort_key
 from .front.check import check_names_types
 from .front.parse import parse
 from .front.structure import check_hierarchy
+from .front.vacuous import never_checked
 from .front.syntax import Span
 from .model import Design, Hierarchy
 from .source import text_problem
@@ -85,6 +86,8 @@ def _static(tree, top: str | None) -> tuple[Hierarchy | None, list[Diagnostic]]:
     hierarchy, diags = check_names_types(tree, top)
     if hierarchy is not None and not any(d.code.startswith("P") for d in diags):
         diags += check_hierarchy(hierarchy)
+        for d in hierarchy.bottom_up():
+            diags += never_checked(d)
     return hierarchy, diags
 
 

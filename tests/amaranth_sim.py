@@ -10,7 +10,9 @@ its reset changes between the edges (with the other inputs, after the previous e
 register reads as its reset value before the next edge (`Cycle.shown`), and in "port" mode,
 where the register and the value read differ, the register itself is compared with what it
 stored (`Cycle.state`). Cycle t is the evaluator's cycle t: Amaranth signals start at their reset
-values and memories at zero, the evaluator's initial state, so no preliminary reset is needed.
+values and memories at zero, the evaluator's initial state, so no preliminary reset is needed;
+registers without a reset value (reset-less signals) are set at the start to the values the
+evaluator starts from (`Prepared.initial`).
 
 `disagreements(case, observed)` compares the samples with the evaluator's cycles (`Prepared`
 in tests/test_differential.py); any difference is a bug in the Amaranth back end (or in the
@@ -111,6 +113,10 @@ def simulate(cases: list[AmCase], n_cycles: int) -> dict[int, list[list[int]]]:
 
     async def testbench(ctx):
         nonlocal steps
+        for c in live:  # registers without a reset value start where the evaluator's do
+            for name, value in c.prep.initial.items():
+                if name in c.component.registers:
+                    ctx.set(c.component.registers[name], value)
         for t in range(n_cycles):
             for c in live:
                 drive(ctx, c, domains.get(c.key), c.prep.inputs[t])

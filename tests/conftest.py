@@ -16,6 +16,19 @@ import pytest
 TOY = Path(__file__).parent / "fixtures" / "toy"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _result_cache(tmp_path_factory):
+    """`bench score` run by a test caches its results in a folder of this session (bench.cache),
+    never in the user's cache, and starts empty: every test scores for real the first time."""
+    old = os.environ.get("BENCH_CACHE_DIR")
+    os.environ["BENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("bench-cache"))
+    yield
+    if old is None:
+        os.environ.pop("BENCH_CACHE_DIR", None)
+    else:
+        os.environ["BENCH_CACHE_DIR"] = old
+
+
 @pytest.fixture
 def update_expected() -> bool:
     """Whether this run rewrites expected outputs (`SYSR_UPDATE=1`)."""

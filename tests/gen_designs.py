@@ -10,7 +10,8 @@ that takes its type from context.
 What a design contains: a clock, a reset (`reset`, `reset_n`, or the asynchronous `areset` or
 `areset_n`, which only properties read), 1-4 inputs and 1-4 outputs
 (some registered) of random types (bool, uN and sN of widths 1..64, an enum), registers with
-reset values, sometimes a register array and a memory of 2-128 entries (written in `seq`, read
+reset values and some without (every register of a clocked design without a reset port, one
+design in twelve), sometimes a register array and a memory of 2-128 entries (written in `seq`, read
 in `seq` and `comb`, with indexes in range by their width or guarded by a comparison); one
 design in ten is purely combinational (no clock, no reset, no state). Wires and outputs are
 driven at module level, by `wire` with a value and by `comb` blocks (defaults, then
@@ -696,18 +697,24 @@ class ModuleParts:
         self.stateful = not ch.chance(0.1)  # else purely combinational: no clock, no reset
         self.reset = ch.weighted([(5, ("rst", "reset")), (2, ("rst_n", "reset_n")), (2, ("arst", "areset")),
                                   (1, ("arst_n", "areset_n"))])
+        # now and then a clocked design without a reset port, whose registers have no reset value
+        self.has_reset = self.stateful and not ch.chance(0.08)
         self.inputs = [Val(g.signal_name("a"), g.port_type()) for _ in range(ch.int(1, 4))]
-        self.outputs = []  # (Val, registered, init)
+        self.outputs = []  # (Val, registered, init): init None for a register without a reset value
         for _ in range(ch.int(1, 4)):
             ty = g.port_type()
             reg = self.stateful and ch.chance(0.3)
-            self.outputs.append((Val(g.signal_name("y"), ty), reg, g.init_value(ty, consts) if reg else None))
+            if reg and ty.kind == "enum" and not self.has_reset:
+                ty = g.int_type()  # an enum register needs a reset value
+            self.outputs.append((Val(g.signal_name("y"), ty), reg, self.reset_value(ty) if reg else None))
         self.regs = []
         for _ in range(ch.int(0, 3) if self.stateful else 0):
             ty = g.port_type()
-            self.regs.append((Val(g.signal_name("r"), ty), g.init_value(ty, consts)))
+            if ty.kind == "enum" and not self.has_reset:
+                ty = g.int_type()
+            self.regs.append((Val(g.signal_name("r"), ty), self.reset_value(ty)))
         self.arrays: list[tuple[Arr, str | None]] = []
-        if self.stateful and ch.chance(0.3):
+        if self.has_reset and ch.chance(0.3):
             ty = g.any_type(wide=False)
             arr = Arr(g.fresh("ra"), ty, ch.pick([2, 4, 8, 3, 5, 70]), mem=False)
             self.arrays.append((arr, g.init_value(ty, consts)))
@@ -722,13 +729,19 @@ class ModuleParts:
             self.wires[0] = Val(f"{self.memories[0][0]}_{ch.pick(['rd', 'addr'])}", self.wires[0].ty)
         self.lines: list[str] = []
 
+    def reset_value(self, ty: Ty) -> str | None:
+        """A register's reset value, or None (no reset value) for some non-enum registers."""
+        if ty.kind != "enum" and (not self.has_reset or self.g.ch.chance(0.2)):
+            return None
+        return self.g.init_value(ty, self.consts)
+
     def state_vals(self) -> list[Val]:
         outs = [v for v, reg, _ in self.outputs if reg]
         return [v for v, _ in self.regs] + outs
 
     def base_scope(self) -> Scope:
         """What logic reads: consts, inputs, state (and a synchronous reset, now and then)."""
-        reset = (Val(self.reset[0], BOOL),) if self.stateful and self.g.ch.chance(0.3) else ()
+        reset = (Val(self.reset[0], BOOL),) if self.has_reset and self.g.ch.chance(0.3) else ()
         if self.reset[1].startswith("areset"):
             reset = ()  # design logic may not read an asynchronous reset (A020)
         return Scope(vals=tuple(self.consts) + tuple(self.inputs) + reset + tuple(self.state_vals()),
@@ -736,10 +749,13 @@ class ModuleParts:
 
     def ports_text(self) -> str:
         g = self.g
-        ports = [("clk: clock", 0), (f"{self.reset[0]}: {self.reset[1]}", 1)] if self.stateful else []
+        ports = [("clk: clock", 0)] if self.stateful else []
+        if self.has_reset:
+            ports.append((f"{self.reset[0]}: {self.reset[1]}", 1))
         ports += [(f"{v.name}: in {g.type_name(v.ty)}", 2) for v in self.inputs]
         for v, reg, init in self.outputs:
-            ports.append((f"{v.name}: out reg {g.type_name(v.ty)} = {init}" if reg
+            tail = f" = {init}" if init is not None else ""
+            ports.append((f"{v.name}: out reg {g.type_name(v.ty)}{tail}" if reg
                           else f"{v.name}: out {g.type_name(v.ty)}", 3))
         if g.ch.chance(0.5):  # any order: the lowering must keep it
             ports = g.ch.shuffle(ports)
@@ -747,7 +763,8 @@ class ModuleParts:
 
     def decls(self) -> list[str]:
         g = self.g
-        out = [f"reg {v.name}: {g.type_name(v.ty)} = {init};" for v, init in self.regs]
+        out = [f"reg {v.name}: {g.type_name(v.ty)}{f' = {init}' if init is not None else ''};"
+               for v, init in self.regs]
         for arr, init in self.arrays:
             tail = f" = {init}" if init is not None else ""
             out.append(f"reg {arr.name}: {g.type_name(arr.ty)}[{arr.size}]{tail};")
@@ -813,7 +830,7 @@ class ModuleParts:
     def asserts(self, sc: Scope) -> list[str]:
         g = self.g
         spec = replace(sc, spec=True, arrays=tuple(a for a, _ in self.arrays))
-        if self.stateful and self.g.ch.chance(0.3):  # properties may read any reset
+        if self.has_reset and self.g.ch.chance(0.3):  # properties may read any reset
             spec = spec.add(Val(self.reset[0], BOOL))
         return [f"assert {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
 

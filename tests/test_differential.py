@@ -41,6 +41,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -79,6 +80,14 @@ class Prepared:
     inputs: list[dict[str, int]]  # per cycle, every input including the reset
     cycles: list[Cycle]  # the evaluator's run from the reset state
     final: dict = field(default_factory=dict)  # the state after the last cycle
+    # the initial values chosen for the registers without a reset value (any value is one the
+    # proofs cover; the simulators are given the same); one left out starts at 0
+    initial: dict = field(default_factory=dict)
+
+
+def reset_less(system: E.System) -> list[E.StateVar]:
+    """The registers without a reset value (scalars: register arrays without one are memories)."""
+    return [sv for sv in system.state if sv.kind in ("reg", "out_reg") and sv.init is None and sv.size is None]
 
 
 def random_bits(rng: random.Random, width: int) -> int:
@@ -112,13 +121,15 @@ def prepare(gen: Generated, seed: int, n_cycles: int) -> Prepared:
     assert outcome.accepted, "generator bug: design rejected:\n" + "\n".join(errors) + "\n" + gen.text
     system = E.elaborate(outcome.design)
     inputs = stimulus(system, random.Random(seed), n_cycles)
+    rng = random.Random(f"initial {seed}")  # not the stimulus' generator: the stimulus stays as it was
+    initial = {sv.name: random_bits(rng, sv.ty.width) for sv in reset_less(system)}
     ev = Evaluator(system)
-    state = ev.initial_state(memory=lambda name, i: 0)
+    state = ev.initial_state(memory=lambda name, i: 0, free=lambda name: initial.get(name, 0))
     cycles = []
     for row in inputs:
         cyc, state = ev.step(state, row)
         cycles.append(cyc)
-    return Prepared(gen, system, inputs, cycles, state)
+    return Prepared(gen, system, inputs, cycles, state, initial)
 
 
 # ---- z3 vs evaluator ----------------------------------------------------------------------
@@ -288,10 +299,13 @@ def test_z3_matches_evaluator(gen, seed):
 # settle, samples every output (and probe) at time 3, then raises the clock at time 5 (the
 # edge that ends the step). Step 0 is a preliminary reset: the reset is active, so at its edge
 # every register takes its reset value and the seq blocks do nothing (memories, set to 0 by
-# the testbench at time 0, keep it). Its outputs are not compared. Step k >= 1 is the
-# evaluator's cycle k-1: the evaluator starts in the reset state with memories 0
+# the testbench at time 0, and registers without a reset value, set by it to the values the
+# evaluator starts from, `Prepared.initial`, keep them). Its outputs are not compared. Step
+# k >= 1 is the evaluator's cycle k-1: the evaluator starts in the reset state with memories 0
 # (`initial_state(memory=lambda n, i: 0)`), which is what the registers hold after the edge of
-# step 0. Later reset pulses are ordinary inputs of both. An asynchronous reset of a design
+# step 0. A clocked design without a reset port has no preliminary reset: its clock is held low
+# in step 0 (`ck<key>`), so that step 1 starts from the values the testbench set at time 0.
+# Later reset pulses are ordinary inputs of both. An asynchronous reset of a design
 # with an odd key is applied at time 2 of the step instead (neither edge): registers it
 # asserts must be cleared by the sample at time 3, what the evaluator shows for that cycle.
 
@@ -319,7 +333,8 @@ class SimCase:
     ports: list[tuple[str, str, int]]  # (name, kind, width) in source order
     verilog: str  # the lowered module, renamed `<name>_d<key>`
     probes: list[Probe] = field(default_factory=list)
-    mem_inits: list[str] = field(default_factory=list)  # testbench statements
+    mem_inits: list[str] = field(default_factory=list)  # testbench statements at time 0
+    names: dict = field(default_factory=dict)  # source name -> its name in the lowered Verilog
     crash: str | None = None  # why there is no Verilog
 
     @property
@@ -329,12 +344,14 @@ class SimCase:
 
 def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimCase:
     """Lower a prepared design and work out its ports, probes and memory initialisation."""
-    from sysr.lower import lower
+    from sysr.lower.module import ModuleLowering
     d = prep.system.design
     try:
-        verilog = lower(d, f"d{key}.sysr")
+        lowering = ModuleLowering(d, f"d{key}.sysr")  # what `sysr.lower.lower` runs
+        verilog = lowering.run()
     except Exception as exc:  # a crash of the lowering: reported for this design, not fatal
         return SimCase(key, seed, prep, {}, [], "", crash=f"lower() raised {type(exc).__name__}: {exc}")
+    names = {s.name: lowering.name(s) for s in lowering.signals}
     if corrupt is not None:
         verilog = corrupt(verilog)
     verilog, n = re.subn(rf"\bmodule\s+{re.escape(d.module.name)}\b", f"module {d.module.name}_d{key}", verilog, 1)
@@ -343,9 +360,9 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimC
     prelim = dict(prep.inputs[0])
     if d.reset is not None:
         prelim[d.reset] = 0 if d.reset_active_low else 1
-    case = SimCase(key, seed, prep, prelim, ports, verilog)
+    case = SimCase(key, seed, prep, prelim, ports, verilog, names=names)
     case.probes = port_probes(case) + internal_probes(case)
-    case.mem_inits = memory_inits(case)
+    case.mem_inits = memory_inits(case) + reset_less_inits(case)
     return case
 
 
@@ -417,6 +434,24 @@ def memory_inits(case: SimCase) -> list[str]:
     return out
 
 
+def reset_less_inits(case: SimCase) -> list[str]:
+    """Testbench statements that set every register without a reset value to the value the
+    evaluator starts from (Icarus would start it at x)."""
+    out = []
+    for sv in reset_less(case.prep.system):
+        if sv.ghost:
+            continue
+        value = case.prep.initial.get(sv.name, 0)
+        out.append(f"u{case.key}.{case.names[sv.name]} = {sv.ty.width}'h{value:x};")
+    return out
+
+
+def gated_clock(case: SimCase) -> bool:
+    """Whether the case's clock is held low in step 0: a clocked design without a reset port."""
+    d = case.prep.system.design
+    return d.clock is not None and d.reset is None
+
+
 INPUT_KINDS = ("in",) + RESET_KINDS
 
 
@@ -453,7 +488,9 @@ def tb_declarations(case: SimCase, n_steps: int) -> list[str]:
     conns = []
     for j, (name, kind, w) in enumerate(case.ports):
         if kind == "clock":
-            conns.append("clk")
+            if gated_clock(case):
+                lines.append(f"  wire ck{k} = clk && step > 0;")
+            conns.append(f"ck{k}" if gated_clock(case) else "clk")
             continue
         sig = f"{'i' if kind in INPUT_KINDS else 'o'}{k}_{j}"
         lines.append(f"  {'reg' if sig[0] == 'i' else 'wire'} [{w - 1}:0] {sig};")
@@ -684,7 +721,7 @@ def amaranth_reset_mode(seed: int) -> str:
 
 def features(system: E.System) -> set[str]:
     """What a design's logic (ghosts and properties left out) uses of the newer constructs:
-    an asynchronous reset, `/`, `%`, and a memory."""
+    an asynchronous reset, `/`, `%`, a memory, registers without a reset value, no reset port."""
     d = system.design
     out = {"async reset"} if d.reset_async and d.reset is not None else set()
     roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
@@ -697,6 +734,10 @@ def features(system: E.System) -> set[str]:
                 out.add(n.op)
     if any(sv.kind == "mem" for sv in system.state):
         out.add("memory")
+    if any(not sv.ghost for sv in reset_less(system)):
+        out.add("register without reset value")
+    if d.clock is not None and d.reset is None:
+        out.add("no reset port")
     return out
 
 
@@ -1008,3 +1049,74 @@ def test_unrolling_check_reports_a_wrong_transition(monkeypatch):
     monkeypatch.setattr(Unrolling, "transition", hold)
     prep = prepare(Generated(CORRUPTIBLE, "m"), 5, 6)
     assert any("transition of q" in p for p in unrolling_disagreements(prep))
+
+
+# Registers without a reset value: `h` is held through a reset (the reset is its write enable),
+# `d` is a D flip-flop of a design without reset port. The harness starts both at the values the
+# evaluator starts from, so it must see a lowering that resets `h`, that writes it during the
+# reset, or that clocks the D flip-flop once more.
+HELD = """module m(clk: clock, rst: reset, a: in u8, en: in bool, h: out reg u8, y: out u8) {
+  y = h ^ a;
+  seq { if en { h <= h + a; } }
+}
+"""
+DFF = """module m(clk: clock, a: in u8, q: out reg u8, y: out u8) {
+  reg p: u8;
+  y = p;
+  seq { q <= a; p <= q; }
+}
+"""
+HELD_CORRUPTIONS = {
+    "reset-clears-it": (HELD, lambda v: v.replace("if (rst) begin", "if (rst) begin\n      h <= 8'd0;")
+                        if "if (rst) begin" in v else v.replace("if (!rst) begin", "if (rst) begin\n      h <= 8'd0;\n    end else begin"), "h: Icarus"),
+    "written-in-reset": (HELD, lambda v: v.replace("if (!rst) begin", "if (1'b1) begin"), "h: Icarus"),
+    "written-before-cycle-0": (DFF, None, "y: Icarus"),  # the harness's clock not held in step 0
+}
+
+
+@needs_icarus
+@pytest.mark.parametrize("name", list(HELD_CORRUPTIONS))
+def test_harness_reports_a_register_without_reset_value_done_wrong(monkeypatch, name):
+    source, corrupt, expected = HELD_CORRUPTIONS[name]
+    prep = prepare(Generated(source, "m"), 11, 30)
+    if "rst" in prep.inputs[0]:
+        for t in (3, 4, 9):
+            prep.inputs[t]["rst"], prep.inputs[t]["en"] = 1, 1  # resets that the register must outlast
+        prep = Prepared(prep.gen, prep.system, prep.inputs,
+                        Evaluator(prep.system).run(prep.inputs, Evaluator(prep.system).initial_state(
+                            free=lambda n: prep.initial.get(n, 0))), initial=prep.initial)
+    assert any(v != 0 for v in prep.initial.values()) or name == "written-in-reset"
+    clean = lower_case(prep, 0, None)
+    if corrupt is None:
+        assert gated_clock(clean)
+        assert compare(clean, simulate([clean], 30)) == []
+        monkeypatch.setattr(sys.modules[__name__], "gated_clock", lambda case: False)
+        bad = lower_case(prep, 1, None)
+        assert any(expected in p for p in compare(bad, simulate([bad], 30))), compare(bad, simulate([bad], 30))
+        return
+    bad = lower_case(prep, 1, None, corrupt=corrupt)
+    assert bad.verilog != clean.verilog.replace("m_d0", "m_d1"), "the corruption did not apply"
+    result = simulate([clean, bad], 30)
+    assert compare(clean, result) == []
+    assert any(expected in p for p in compare(bad, result)), compare(bad, result)
+
+
+@pytest.mark.parametrize("reset", ["domain", "port"])
+def test_amaranth_harness_sees_registers_without_reset_value(monkeypatch, reset):
+    """Amaranth's reset-less registers start where the evaluator's do and the reset leaves them
+    alone; a component whose register is reset by the domain (not reset-less) is noticed."""
+    prep = prepare(Generated(HELD, "m"), 11, 30)
+    for t in (3, 4, 9):
+        prep.inputs[t]["rst"], prep.inputs[t]["en"] = 1, 1
+    prep = Prepared(prep.gen, prep.system, prep.inputs,
+                    Evaluator(prep.system).run(prep.inputs, Evaluator(prep.system).initial_state(
+                        free=lambda n: prep.initial.get(n, 0))), initial=prep.initial)
+    clean = amaranth_sim.make_case(prep, 0, reset)
+    assert amaranth_sim.disagreements(clean, amaranth_sim.simulate([clean], 30)) == []
+    real = sysr_amaranth_component.Signal
+    monkeypatch.setattr(sysr_amaranth_component, "Signal",
+                        lambda *a, reset_less=False, **k: real(*a, reset_less=reset_less and reset == "port", **k))
+    monkeypatch.setattr(sysr_amaranth_component.SysrComponent, "_next_of",
+                        lambda self, sv, system: sv.next.b if isinstance(sv.next, E.Ite) else sv.next)
+    bad = amaranth_sim.make_case(prep, 0, reset)
+    assert any("h" in p for p in amaranth_sim.disagreements(bad, amaranth_sim.simulate([bad], 30)))

@@ -65,6 +65,9 @@ def test_sysr_proof_failure_repaired_from_the_diagnostics(tmp_path, toy) -> None
     assert [a.result for a in tr.attempts] == ["check-failed", "PASS"] and tr.solved
     repair = tr.attempts[1].feedback
     assert "Result: check-failed" in repair and "V002" in repair and "trace from reset" in repair
+    # the codes the scorer recorded bring the full reference's explanation (`sysr explain V002`)
+    assert tr.attempts[0].stages[0].codes == ["V002"]
+    assert "What the full reference says about V002" in repair and "§6.2 Reading a V002 trace" in repair
     assert "stub.sysr" in tr.attempts[0].feedback and "?next" in tr.attempts[0].feedback
     assert (tmp_path / "run" / "toy.transcript.md").read_text().count("## attempt") == 2
 

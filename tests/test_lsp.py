@@ -410,3 +410,26 @@ def test_settings_ignore_what_they_do_not_know():
     s = Settings.from_options({"proofs": "save", "proofDelay": 0.5, "depth": 8, "timeout": "soon", "x": 1})
     assert (s.proofs, s.proof_delay, s.depth, s.timeout) == ("save", 0.5, 8, 30.0)
     assert Settings.from_options(None) == Settings()
+
+
+RESET_LESS = """module m(clk: clock, d: in u8, q: out reg u8) {
+  reg r: u8;
+  ghost reg k: u8;
+  seq { r <= d; q <= r; }
+  ensures k == prev(k);
+}
+"""
+
+
+@pytest.mark.parametrize("line,needle,text", [
+    (4, "q <=", "registered output `q`: `u8` (8 bits, unsigned), no reset value (any value until written; the reset "
+                "leaves it alone)"),
+    (4, "r <=", "register `r`: `u8` (8 bits, unsigned), no reset value (any value until written; the reset leaves "
+                "it alone)"),
+    (5, "k ==", "ghost register `k`: `u8` (8 bits, unsigned), no reset value (any value until written; the reset "
+                "leaves it alone)"),
+])
+def test_hover_says_a_register_has_no_reset_value(line, needle, text):
+    col = RESET_LESS.splitlines()[line - 1].index(needle) + 1
+    sym = symbol_at(analyze(RESET_LESS).design, line, col, RESET_LESS)
+    assert sym is not None and sym.text == text

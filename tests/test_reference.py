@@ -1,15 +1,18 @@
-"""docs/reference.md is the language's user-facing reference (and the benchmark's system prompt):
-its code must be real sysr, its code table complete, and its examples must do what they say.
+"""The references: docs/reference.md (the full one, for people) and docs/model-reference.md
+(the compact one, the benchmark's system prompt). Their code must be real sysr, the full one's
+code table complete, and every example must do what it says.
 
-- every ```sysr block parses: a whole file (one that contains `module`) as it is, a fragment
-  as a file, as module items, as statements of a `comb` block, or as an expression;
-- a block whose first line is `// accept` passes the static checks (and the proofs, when the
-  verifier is present);
-- a block whose first line is `// expect: CODE ...` is a whole file that gets each code: static
-  codes from the static checks; for V codes the static checks must pass, and the verifier (when
-  present) must report the code;
-- every code in `CODES` is in the reference's code table, with its title, and has an example;
-- every design in examples/ passes the static checks (and the proofs, when the verifier is present).
+The marking convention, for every ```sysr block of both: the block is a whole file, and its
+first line says what the checker makes of it:
+- `// accept`: it passes the static checks, and the proofs when the verifier is present;
+- `// expect: CODE ...`: it gets each code: static codes (errors and the S007 warning) from the
+  static checks; for V codes (and the L codes of elaborating) the static checks pass and the
+  verifier (when present) reports the code.
+A block with neither marker, or that is not a whole file, fails the tests.
+
+Also: every code in `CODES` is in the full reference's code table, with its title, and has an
+example; every section the table's `see` column names exists; the compact reference names only
+real codes; every design in examples/ passes the static checks (and the proofs).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from sysr.pipeline import Options, analyze, check
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference.md"
+MODEL_REFERENCE = ROOT / "docs" / "model-reference.md"
+REFERENCES = (REFERENCE, MODEL_REFERENCE)
 EXAMPLES = sorted((ROOT / "examples").glob("*.sysr"))
 
 # Codes without an example in the reference: the inputs that get them are too large to show
@@ -50,10 +55,10 @@ def _verifier_present() -> bool:
 needs_verifier = pytest.mark.skipif(not _verifier_present(), reason="the verifier is not built yet")
 
 
-def _blocks() -> list[tuple[int, str]]:
-    """(line number, text) of every ```sysr block in the reference."""
+def _blocks(path: Path) -> list[tuple[str, str]]:
+    """(where, text) of every ```sysr block in a reference; `where` is `file:line`."""
     out = []
-    lines = REFERENCE.read_text().splitlines()
+    lines = path.read_text().splitlines()
     i = 0
     while i < len(lines):
         if lines[i].strip() == "```sysr":
@@ -61,13 +66,13 @@ def _blocks() -> list[tuple[int, str]]:
             j = start
             while lines[j].strip() != "```":
                 j += 1
-            out.append((start + 1, "\n".join(lines[start:j]) + "\n"))
+            out.append((f"{path.name}:{start + 1}", "\n".join(lines[start:j]) + "\n"))
             i = j
         i += 1
     return out
 
 
-BLOCKS = _blocks()
+BLOCKS = _blocks(REFERENCE) + _blocks(MODEL_REFERENCE)
 
 
 def _first_line(text: str) -> str:
@@ -84,7 +89,7 @@ def _is_file(text: str) -> bool:
 
 
 def _ids(blocks) -> list[str]:
-    return [f"line{line}" for line, _ in blocks]
+    return [where for where, _ in blocks]
 
 
 def _errors(outcome) -> list[str]:
@@ -92,35 +97,29 @@ def _errors(outcome) -> list[str]:
             for d in outcome.diagnostics if d.severity == Severity.ERROR]
 
 
-def test_reference_has_blocks():
-    assert len(BLOCKS) > 40
+def test_references_have_blocks():
+    assert len(_blocks(REFERENCE)) > 40
+    assert len(_blocks(MODEL_REFERENCE)) >= 2
 
 
-# ---- every block parses ------------------------------------------------------------------
+# ---- every block is marked, whole, and parses ----------------------------------------------
+
+@pytest.mark.parametrize("line,text", BLOCKS, ids=_ids(BLOCKS))
+def test_block_is_a_marked_whole_file(line, text):
+    first = _first_line(text)
+    assert first == "// accept" or _expected(text), \
+        f"block at {line} starts with {first!r}: mark it `// accept` or `// expect: CODE ...`"
+    assert _is_file(text), f"block at {line} is not a whole file (a module)"
+
 
 PARSE_BLOCKS = [b for b in BLOCKS if not any(c.startswith("P") for c in _expected(b[1]))]
-
-WRAPPERS = [
-    "{}",
-    "module wrap(clk: clock, rst: reset) {{\n{}\n}}\n",
-    "module wrap(clk: clock, rst: reset) {{ comb {{\n{}\n}} }}\n",
-    "module wrap(clk: clock, rst: reset) {{ x = (\n{}\n); }}\n",
-]
 
 
 @pytest.mark.parametrize("line,text", PARSE_BLOCKS, ids=_ids(PARSE_BLOCKS))
 def test_block_parses(line, text):
-    if _is_file(text):
-        tree, diags = parse(text)
-        assert tree is not None and not diags, f"block at line {line}: {[d.message for d in diags]}"
-        return
-    tried = []
-    for wrapper in WRAPPERS:
-        tree, diags = parse(wrapper.format(text))
-        if tree is not None and not diags:
-            return
-        tried.append(diags[0].message if diags else "?")
-    pytest.fail(f"fragment at line {line} parses in no context: {tried}")
+    tree, diags = parse(text)
+    assert tree is not None and not [d for d in diags if d.severity == Severity.ERROR], \
+        f"block at {line}: {[d.message for d in diags]}"
 
 
 # ---- accepted designs --------------------------------------------------------------------
@@ -135,14 +134,15 @@ def test_some_blocks_are_accepted_designs():
 @pytest.mark.parametrize("line,text", ACCEPT, ids=_ids(ACCEPT))
 def test_accept_block_passes_static_checks(line, text):
     outcome = analyze(text)
-    assert outcome.accepted, f"block at line {line}: {_errors(outcome)}"
+    assert outcome.accepted, f"block at {line}: {_errors(outcome)}"
+    assert not outcome.diagnostics, f"block at {line} has warnings: {[d.message for d in outcome.diagnostics]}"
 
 
 @needs_verifier
 @pytest.mark.parametrize("line,text", ACCEPT, ids=_ids(ACCEPT))
 def test_accept_block_is_proven(line, text):
     outcome = check(text, Options())
-    assert outcome.accepted, f"block at line {line}: {_errors(outcome)}"
+    assert outcome.accepted, f"block at {line}: {_errors(outcome)}"
 
 
 # ---- the code table and its examples -----------------------------------------------------
@@ -175,7 +175,7 @@ def test_every_code_is_in_the_table_with_its_title():
 
 
 def test_every_code_has_an_example():
-    shown = {c for _, text in EXPECT for c in _expected(text)}
+    shown = {c for _, text in _blocks(REFERENCE) for c in _expected(text)}
     missing = [c for c in CODES if c not in shown and c not in NO_EXAMPLE]
     assert not missing, f"codes without a `// expect:` example in the reference: {missing}"
     assert all(c in CODES for c in shown), f"examples expect unknown codes: {shown - set(CODES)}"
@@ -183,16 +183,16 @@ def test_every_code_has_an_example():
 
 @pytest.mark.parametrize("line,text", STATIC_EXPECT, ids=_ids(STATIC_EXPECT))
 def test_static_example_gets_its_code(line, text):
-    assert _is_file(text), f"block at line {line} is an `expect` example but not a whole file"
+    assert _is_file(text), f"block at {line} is an `expect` example but not a whole file"
     got = {d.code for d in analyze(text).diagnostics}
     for code in _expected(text):
-        assert code in got, f"block at line {line} expects {code}, got {sorted(got)}"
+        assert code in got, f"block at {line} expects {code}, got {sorted(got)}"
 
 
 @pytest.mark.parametrize("line,text", VERIFY_EXPECT, ids=_ids(VERIFY_EXPECT))
 def test_verification_example_passes_static_checks(line, text):
     outcome = analyze(text)
-    assert outcome.accepted, f"block at line {line} must reach the verifier: {_errors(outcome)}"
+    assert outcome.accepted, f"block at {line} must reach the verifier: {_errors(outcome)}"
 
 
 @needs_verifier
@@ -203,7 +203,22 @@ def test_verification_example_gets_its_code(line, text):
     options = Options(timeout=3.0) if "V003" in expected else Options()
     got = {d.code for d in check(text, options).diagnostics}
     for code in expected:
-        assert code in got, f"block at line {line} expects {code}, got {sorted(got)}"
+        assert code in got, f"block at {line} expects {code}, got {sorted(got)}"
+
+
+def test_every_section_the_table_names_exists():
+    from sysr.explain import sections, see_sections
+    have = sections(REFERENCE.read_text())
+    for code in CODES:
+        named = see_sections(REFERENCE.read_text(), code)
+        assert named, f"{code} names no section in the table's `see` column"
+        missing = [n for n in named if n not in have]
+        assert not missing, f"{code} names sections the reference does not have: {missing}"
+
+
+def test_the_compact_reference_names_real_codes():
+    named = set(re.findall(r"\b[PNTASHVL]\d{3}\b", MODEL_REFERENCE.read_text()))
+    assert named and named <= set(CODES), sorted(named - set(CODES))
 
 
 # ---- examples/ ---------------------------------------------------------------------------

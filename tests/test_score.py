@@ -108,7 +108,7 @@ def test_attacks_are_rejected_before_simulation(scorer, toy, attack) -> None:
 
 def test_a_forged_verdict_is_not_believed(toy) -> None:
     scorer = Scorer(Limits(sim_s=5))
-    scorer.guard = lambda pre, original: Judged(None, pre)  # as if the guard missed it
+    scorer.guard = lambda pre, original, system: Judged(None, pre)  # as if the guard missed it
     wrong = "  always @(posedge clk) if (rst) q <= 4'd0; else if (en) q <= q + 4'd2;"
     r = scorer.score(toy, "verilog", design(wrong, '  initial $display("PASS");'))
     assert r.result == "wrong-output" and r.detail.startswith("FAIL cycle ")
@@ -137,7 +137,7 @@ def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
     (cands / "toy.v").write_text(design(COUNTER))
     argv = [sys.executable, "-m", "bench.cli", "score", "--lang", "verilog", "--candidates", str(cands),
             "--tasks", "toy", "--json"]
-    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin"}
+    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin", "BENCH_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

@@ -1,7 +1,7 @@
 """The Anthropic backend: the Messages API through the `anthropic` package.
 
 The key comes from the environment (ANTHROPIC_API_KEY); `ANTHROPIC_BASE_URL` or `--base-url`
-points it elsewhere (the tests use a local fake server). The system prompt (for sysr, the whole
+points it elsewhere (the tests use a local fake server). The system prompt (for sysr, the compact
 language reference) is sent as one cached block, so every later request of a run reads it from
 the prompt cache. Rate limits, overload and server errors are retried with bounded backoff
 (`bench.models.retry`); a refused key or an unknown model is a clear, fatal error. Token counts

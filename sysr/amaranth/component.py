@@ -143,8 +143,10 @@ class SysrComponent(wiring.Component):
                 self._arrays[sv.name] = arr
                 self.registers[sv.name] = arr.elements
             else:
+                # a register without a reset value is reset-less in either mapping: the domain's
+                # reset leaves it alone, and its next-state logic holds it while the reset is active
                 self.registers[sv.name] = Signal(unsigned(sv.ty.width), init=sv.init, name=sv.name,
-                                                 reset_less=reset_less)
+                                                 reset_less=reset_less or sv.init is None)
         for name, sig in design.signals.items():
             if sig.kind == "wire" and not sig.ghost:
                 self.wires[name] = Signal(shape_of(sig.ty), name=name)

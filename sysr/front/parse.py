@@ -262,8 +262,8 @@ class _Build(Transformer):
         return self._port(span, c[0], "out", c[2])
 
     @_rule
-    def port_out_reg(self, span, c):
-        return self._port(span, c[0], "out_reg", c[3], c[4])
+    def port_out_reg(self, span, c):  # `= INIT` is optional: without it, a register with no reset value
+        return self._port(span, c[0], "out_reg", c[3], c[4] if len(c) > 4 else None)
 
     port_clock = _kind_port("clock")
     port_reset = _kind_port("reset")

@@ -23,6 +23,13 @@ from ..model import Design, Hierarchy, InstOutput, Signal
 from . import syntax as S
 
 
+def _with_reset_value(s: Signal, value: str = "0") -> str:
+    """The declaration of `s` with a reset value, as the user would write it."""
+    if s.kind == "out_reg":
+        return f"{S.written(s.name)}: out reg {s.ty} = {value}"
+    return f"{'ghost ' if s.ghost else ''}reg {S.written(s.name)}: {s.ty} = {value};"
+
+
 def _walk_expr(e, fn, under_prev=False):
     """Call fn(node, under_prev) for every Name-like node in e."""
     if e is None:
@@ -340,16 +347,34 @@ class Structure:
             where = state[0].span if state else seqs[0].span
             self.err("A008", "this module has registers but no clock port", where,
                      "add a port `clk: clock`")
+        reset_valued = []
         for s in state:
-            if s.kind in ("reg", "out_reg") and s.init is None and getattr(s.decl, "init", None) is None:
-                self.err("A009", f"{s.describe()} has no reset value", s.span,
-                         f"write `reg {S.written(s.name)}: {s.ty} = 0;` (a register array with no reset value is "
-                         f"a memory, `reg {S.written(s.name)}: {s.ty}[N];`)")
-        if any(s.kind in ("reg", "out_reg") for s in state) and not resets:
-            first = next(s for s in state if s.kind in ("reg", "out_reg"))
+            if s.kind not in ("reg", "out_reg"):
+                continue
+            if getattr(s.decl, "init", None) is not None:
+                reset_valued.append(s)
+            else:
+                self.reset_less(s)
+        if reset_valued and not resets:
+            first = reset_valued[0]
             self.err("A008", "this module has registers with reset values but no reset port", first.span,
                      "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low); for an "
                      "asynchronous reset `arst: areset` or `arst_n: areset_n`")
+
+    def reset_less(self, s: Signal) -> None:
+        """A register declared without a reset value starts with an arbitrary value that the
+        reset leaves alone. An enum register must always hold a variant, so it needs a reset
+        value (A009); a design register that nothing writes would be an arbitrary constant in
+        the hardware (A006); a ghost one is the specification's arbitrary-but-fixed value."""
+        if s.ty is not None and s.ty.kind == "enum" and not s.is_array:
+            first = next(iter(self.d.enums[s.ty.enum].variants), "A")
+            self.err("A009", f"{s.describe()} has no reset value; an enum register always holds a variant, "
+                             "so it needs one", s.span,
+                     f"write `{_with_reset_value(s, f'{s.ty}::{first}')}`")
+        elif not s.ghost and s.name not in self.drivers and s.name not in self.misdriven:
+            self.err("A006", f"{s.describe()} has no reset value and is never written, so its value would be "
+                             "arbitrary", s.span,
+                     f"write it in a `seq` block, or give it a reset value: `{_with_reset_value(s)}`")
 
     def deps_of(self, name: str, drv) -> set[str]:
         """The signals that the value `drv` gives `name` is computed from (reads under `prev` excluded)."""

@@ -296,7 +296,7 @@ class Port:
     name: str
     kind: str  # one of PORT_KINDS
     ty: TypeRef | None  # None for the clock and the resets
-    init: Expr | None  # out_reg only
+    init: Expr | None  # out_reg only; None: no reset value
     span: Span
     name_span: Span
 
@@ -306,7 +306,7 @@ class RegDecl:
     name: str
     ty: TypeRef
     size: Expr | None  # T[N]
-    init: Expr | None  # None: a memory (with size) or an error (without)
+    init: Expr | None  # None: a memory (with size) or a register with no reset value (without)
     ghost: bool
     span: Span
     name_span: Span

@@ -188,6 +188,10 @@ class Exprs:
     def index_used(self, i: V, limit: int, ctx: Ctx, what: str, span) -> None:
         """A hook: index `i` must be below `limit` where `ctx` is evaluated (`--formal` asserts it)."""
 
+    def divisor_used(self, d: V, ctx: Ctx, e: S.Binary) -> None:
+        """A hook: the divisor `d` of `e` must not be zero where `ctx` is evaluated (`--formal`
+        asserts it)."""
+
     def narrow(self, ctx: Ctx, cond: V, holds: bool = True) -> Ctx:
         """`ctx` for an operand evaluated only where `cond` holds (or, with holds=False, fails)."""
         if ctx.guard is None:
@@ -227,6 +231,8 @@ class Exprs:
         l = self(e.left, ctx)
         r = self(e.right, self.narrow(ctx, l, e.op != "||") if e.op in ("&&", "||", "==>") else ctx)
         lt, ty = self.ty(e.left), self.ty(e)
+        if e.op in ("/", "%"):
+            self.divisor_used(r, ctx, e)
         value = None
         if l.value is not None and r.value is not None:
             value = op_binary(e.op, l.value, r.value, lt, self.ty(e.right))

@@ -7,15 +7,24 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
 - ghost state and ghost logic, as ordinary registers, wires and blocks;
 - the history registers behind `prev(e)` (each takes `e` at every clock edge), and `prev_valid`,
   which is 1 when the previous cycle exists and did not have the reset active: a property or
-  requirement that mentions `prev` is checked (assumed) only then;
+  requirement that mentions `prev` is checked (assumed) only then, and with an asynchronous reset
+  only when the reset is not active in this cycle either (`prev_guard`, as `sysr.elab`'s
+  `prev_valid`);
 - an `initial` block: every register starts at its reset value, as the checker's bounded check
-  does (memories and history registers start arbitrary);
+  does (memories, registers without a reset value and history registers start arbitrary; a
+  ghost register without a reset value that nothing writes is an `(* anyconst *)` constant);
 - `requires` as `assume`, and an `assume` that every enum-typed input holds a variant;
   `ensures`, `invariant` and `assert` as `assert`, and an `assert` that every enum register holds
   a variant (what the checker's induction takes for granted);
-- every dynamic index as an `assert` that it is in range where it is evaluated: in `always @*`
-  copies of the blocks that index dynamically (a seq block's copy without its writes, a comb
-  block's with its signals renamed), and with the properties for expressions outside blocks.
+- every dynamic index as an `assert` that it is in range, and every divisor of `/` and `%` as an
+  `assert` that it is not zero, where it is evaluated: in `always @*` copies of the blocks that
+  have such obligations (a seq block's copy without its writes, a comb block's with its signals
+  renamed), and with the properties for expressions outside blocks. The checker's division
+  lemma (`b != 0 ==> a % b == a - (a / b) * b`, a fact of the operators' meaning assumed to help
+  z3) is neither assumed nor asserted: it holds in Yosys' model by itself.
+
+An asynchronous reset stays as `sysr lower` writes it (`always @(posedge clk or posedge arst)`);
+Yosys' `async2sync` pass gives it sysr's cycle model in the formal flow (`bench.smtbmc`).
 
 A file with several modules (`lower_formal_hierarchy`) keeps the hierarchy, each module with
 its own section; only the top's `requires` (and enum inputs) are assumed. Every other module's
@@ -33,7 +42,7 @@ import itertools
 from ..front import syntax as S
 from ..elab import elaborate, mentions_prev, source_snippet
 from ..model import Design, Hierarchy
-from .expr import Ctx, _range, literal, syntax_nodes
+from .expr import ATOM, LAND, Ctx, V, _range, literal, syntax_nodes
 from .formal_expr import FormalExprs, FormalStmts, FormalUnsupported, checking
 from .ir import INDENT, Assign, Check, Group, If, leaves, nested_temps, prune, render
 from .instances import lower_hierarchy as _lower_modules
@@ -78,6 +87,7 @@ class FormalLowering(ModuleLowering):
         self.x = FormalExprs(d, self.names, self.gen, self.x.flat | self.constants)
         self.s = FormalStmts(d, self.x, self.gen)
         self.x.source = self.quote
+        self.x.prev_guard = self.prev_guard
         counter = itertools.count()
         self.x.labels = lambda base: self.names.claim(("label", next(counter)), base)
 
@@ -112,7 +122,11 @@ class FormalLowering(ModuleLowering):
                 raise FormalUnsupported(
                     f"line {s.span.line}: the memory `{s.name}` is never written; Yosys' formal flow cannot "
                     "encode a memory without a write port (make it a ghost memory, or write it)")
-        return frozenset(s.name for s in ghosts if s.kind == "mem" and s.name not in written)
+        # (branch `ref`, issue 17) a ghost register without a reset value that nothing writes is
+        # the specification's arbitrary-but-fixed value: a constant too, like an unwritten memory.
+        return frozenset(s.name for s in ghosts if (s.kind == "mem" or (s.kind == "reg" and s.init is None
+                                                                        and not s.is_array))
+                         and s.name not in written)
 
     def declaration(self, sig) -> str:
         text = super().declaration(sig)
@@ -121,6 +135,14 @@ class FormalLowering(ModuleLowering):
     # ---- history registers -------------------------------------------------------------
     def prev_valid(self) -> str:
         return self.names.claim(("formal", "prev_valid"), "prev_valid")
+
+    def prev_guard(self) -> V:
+        """When a `prev` is meaningful: `prev_valid`, and with an asynchronous reset also the
+        reset not active now (in that cycle the registers read as their reset values)."""
+        pv = self.prev_valid()
+        if not self.d.reset_async:
+            return V(pv, ATOM, 1)
+        return V(f"{pv} && {self.reset_test(active=False)}", LAND, 1)
 
     def uses_prev(self) -> bool:
         return bool(self.x.history) or any(mentions_prev(s.expr) for s in self.d.specs())
@@ -131,7 +153,7 @@ class FormalLowering(ModuleLowering):
         pv = self.prev_valid()
         lines = ["// History behind `prev`: each register holds its expression's value in the previous "
                  "cycle.", f"reg {pv};  // the previous cycle exists and did not have the reset active"]
-        lines += [f"reg {_range(w)}{tok};  // prev({src})" for tok, w, src in self.x.history.values()]
+        lines += [f"reg {_range(w)}{tok};  // {note}" for tok, w, note in self.x.history.values()]
         if self.d.clock is None:  # a design without a clock: the formal step is the cycle
             clk = self.names.claim(("formal", "clock"), "formal_clock")
             lines.append(f"(* gclk *) reg {clk};")
@@ -154,8 +176,8 @@ class FormalLowering(ModuleLowering):
 
     # ---- index checks ------------------------------------------------------------------
     def index_checks(self) -> list[list[str]]:
-        """An `always @*` per block that indexes dynamically; expressions outside blocks add
-        their checks to the properties'."""
+        """An `always @*` per block that indexes dynamically or divides; expressions outside
+        blocks add their checks to the properties'."""
         out = []
         for item in self.d.module.items:
             if isinstance(item, S.WireDecl) and item.value is not None:
@@ -186,7 +208,7 @@ class FormalLowering(ModuleLowering):
         defaults = [Assign(t, literal(0, self.gen.item(t).width), "=", "temp", t) for t in nested_temps(ir)]
         if defaults:
             ir = [Group("temporaries set only in some branches start at 0", defaults)] + ir
-        note = (f"// Index checks of the {what} block at line {item.span.line}"
+        note = (f"// Index and divisor checks of the {what} block at line {item.span.line}"
                 + (" (its signals as `_chk` copies)." if comb else " (without its writes)."))
         return self.named([note, "always @* begin"] + render(ir, 1) + ["end"])
 
@@ -199,12 +221,15 @@ class FormalLowering(ModuleLowering):
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
             if mentions_prev(spec.expr):
-                body += [Group(note + "  (only after a cycle without reset)",
-                               [If(self.prev_valid(), True, [check], [])])]
+                when = ("only after a cycle without reset, and without reset now" if self.d.reset_async
+                        else "only after a cycle without reset")
+                guard = self.prev_guard()
+                body += [Group(f"{note}  ({when})", [If(guard.text, guard.prec == ATOM, [check], [])])]
             else:
                 body += [Group(note, [check])]
         if self.x.obligations:
-            body.append(Group("dynamic indexes outside blocks: each in range where it is evaluated",
+            body.append(Group("dynamic indexes and divisors outside blocks: each in range, or not zero, "
+                              "where it is evaluated",
                               self.x.obligations))
         if not body:
             return []

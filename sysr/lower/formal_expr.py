@@ -7,10 +7,14 @@ only specifications and ghost logic contain, keeping the checker's semantics (`s
   or not (registers with the same `e` are shared). Properties that mention `prev` are guarded
   by `prev_valid` elsewhere (`sysr.lower.formal`).
 - `forall i: uK :: body` and `exists` expand into `&&` / `||` over every value of `i`.
-- Every dynamic index is a proof obligation, `i < limit` wherever the index is evaluated: with
-  `collect` on, the printer asserts it, guarded by the conditions under which the expression is
-  evaluated (`ctx.guard`: `&&`, `||`, `==>`, `if`, `match`), and placed where the statement
-  runs in a block (`ctx.pre`), or gathered for a module-level `always @*` otherwise.
+- Every dynamic index is a proof obligation, `i < limit` wherever the index is evaluated, and so
+  is every divisor of `/` and `%`, `d != 0`: with `collect` on, the printer asserts it, guarded
+  by the conditions under which the expression is evaluated (`ctx.guard`: `&&`, `||`, `==>`,
+  `if`, `match`), and placed where the statement runs in a block (`ctx.pre`), or gathered for a
+  module-level `always @*` otherwise. An obligation inside `prev(e)` is about the previous
+  cycle, as in the checker (`sysr.elab.Elaborator.x_prev`): its condition goes into a history
+  register of its own, asserted under the guard around `prev` and `prev_guard` (the previous
+  cycle exists, had no reset, and with an asynchronous reset this one has none either).
 
 `FormalStmts` lowers blocks for the index checks: a seq block's checks without its register
 writes, a comb block's with its own signals renamed to shadow temporaries.
@@ -22,7 +26,7 @@ from dataclasses import replace
 
 from ..front import syntax as S
 from ..types import bits_for
-from .expr import ATOM, REL, UNARY, Ctx, Exprs, V, const_v, literal, operand, unary_operand
+from .expr import ATOM, EQ, REL, UNARY, Ctx, Exprs, V, const_v, literal, operand, unary_operand
 from .ir import Check
 from .stmt import Stmts
 
@@ -37,9 +41,11 @@ class FormalUnsupported(Exception):
 class FormalExprs(Exprs):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.collect = False  # assert index obligations
+        self.collect = False  # assert index and divisor obligations
         self.obligations: list[Check] = []  # those found outside a block
-        self.history: dict[str, tuple[str, int, str]] = {}  # value text -> (register token, width, source)
+        self.held: list | None = None  # inside `prev`: the obligations found, (condition, label, comment)
+        self.history: dict[str, tuple[str, int, str]] = {}  # value text -> (register token, width, comment)
+        self.prev_guard = lambda: TRUE  # when a `prev` is meaningful (`sysr.lower.formal` sets it)
         self.let_defs: dict[int, tuple] = {}  # id(Local) of a let -> (its value, the Ctx it was lowered in)
         self.shadow: dict[str, str] = {}  # signal -> the temporary that stands for it
         self.source = lambda span: ""  # the source text under a span, for comments
@@ -51,12 +57,17 @@ class FormalExprs(Exprs):
     def implies(self, guard: V | None, cond: V) -> V:
         if guard is None or guard.value == 1:
             return cond
+        if guard.prec == UNARY and guard.text.startswith("!"):  # `!x ==> c` is `x || c`
+            return self.binop("||", V(guard.text[1:], ATOM, 1), cond, 1)
         return self.binop("||", V("!" + unary_operand(guard), UNARY, 1), cond, 1)
 
-    # ---- index obligations -----------------------------------------------------------------
+    # ---- index and divisor obligations -----------------------------------------------------
+    def tracking(self, ctx: Ctx) -> bool:
+        return self.collect and ctx.guard is not None and ctx.guard.value != 0  # else never evaluated
+
     def index_used(self, i: V, limit: int, ctx: Ctx, what: str, span) -> None:
-        if not self.collect or ctx.guard is None or ctx.guard.value == 0:
-            return  # not checking, or never evaluated
+        if not self.tracking(ctx):
+            return
         if i.value is not None:
             if i.value < limit:
                 return
@@ -66,9 +77,24 @@ class FormalExprs(Exprs):
         else:
             w = max(i.width, bits_for(limit))
             cond = V(f"{operand(i, REL)} < {literal(limit, w)}", REL, 1)
-        check = Check(self.implies(ctx.guard, cond).text, "assert",
-                      self.labels(f"index_l{span.line}"),
-                      f"line {span.line}: {what} `{self.source(span)}` must be below {limit}")
+        self.oblige(cond, ctx, f"index_l{span.line}",
+                    f"line {span.line}: {what} `{self.source(span)}` must be below {limit}")
+
+    def divisor_used(self, d: V, ctx: Ctx, e: S.Binary) -> None:
+        if not self.tracking(ctx) or (d.value is not None and d.value != 0):
+            return
+        cond = FALSE if d.value is not None else V(f"{operand(d, EQ)} != {literal(0, d.width)}", EQ, 1)
+        line = e.right.span.line
+        self.oblige(cond, ctx, f"divisor_l{line}", f"line {line}: divisor `{self.source(e.right.span)}` of "
+                                                   f"`{self.source(e.span)}` must not be zero")
+
+    def oblige(self, cond: V, ctx: Ctx, label: str, comment: str) -> None:
+        """Assert `cond` where `ctx` is evaluated (inside `prev`: hand it to the `prev`)."""
+        cond = self.implies(ctx.guard, cond)
+        if self.held is not None:
+            self.held.append((cond, label, comment))
+            return
+        check = Check(cond.text, "assert", self.labels(label), comment)
         if ctx.pre is not None:
             ctx.pre.append(check)
         else:
@@ -78,23 +104,37 @@ class FormalExprs(Exprs):
     def e_Call(self, e: S.Call, ctx: Ctx) -> V:
         if e.func != "prev":
             return super().e_Call(e, ctx)
-        inner = self(e.args[0], ctx)
-        if inner.local:  # it reads a block's temporaries: what they stand for, every cycle
-            inner = self.detached(e.args[0], ctx)
-        key = inner.rhs
-        if key not in self.history:
-            base = f"prev_{inner.text}" if inner.ident and "\x00" not in inner.text else "prev_value"
-            self.history[key] = (self.gen.temp(base, inner.width), inner.width,
-                                 self.source(e.args[0].span))
-        return V(self.history[key][0], ATOM, inner.width)
-
-    def detached(self, expr, ctx: Ctx) -> V:
-        """`expr` as a module-level expression: the block's lets replaced by their values."""
-        collect, self.collect = self.collect, False
+        held, self.held = self.held, []
         try:
-            v = self(expr, self.detached_ctx(ctx))
+            inner = self(e.args[0], ctx if ctx.guard is None else replace(ctx, guard=TRUE))
+            if inner.local:  # it reads a block's temporaries: what they stand for, every cycle
+                self.held = []
+                inner = self.detached(e.args[0], ctx, collect=self.tracking(ctx))
         finally:
-            self.collect = collect
+            found, self.held = self.held, held
+        arg = self.source(e.args[0].span)
+        for cond, label, comment in found:  # about the previous cycle: checked where prev is meaningful
+            ok = V(self.remember(cond, "prev_ok", f"{comment}, in `prev({arg})`"), ATOM, 1)
+            self.oblige(ok, self.narrow(ctx, self.prev_guard()), label,
+                        f"{comment} in the previous cycle (`prev({arg})`)")
+        base = f"prev_{inner.text}" if inner.ident and "\x00" not in inner.text else "prev_value"
+        return V(self.remember(inner, base, f"prev({arg})"), ATOM, inner.width)
+
+    def remember(self, v: V, base: str, comment: str) -> str:
+        """The history register that holds `v` from the previous cycle (one per value)."""
+        if v.rhs not in self.history:
+            self.history[v.rhs] = (self.gen.temp(base, v.width), v.width, comment)
+        return self.history[v.rhs][0]
+
+    def detached(self, expr, ctx: Ctx, collect: bool = False) -> V:
+        """`expr` as a module-level expression: the block's lets replaced by their values (with
+        `collect`, its obligations tracked from here)."""
+        saved, self.collect = self.collect, collect
+        try:
+            dctx = self.detached_ctx(ctx)
+            v = self(expr, replace(dctx, guard=TRUE) if collect else dctx)
+        finally:
+            self.collect = saved
         if v.local:
             raise FormalUnsupported(
                 f"line {expr.span.line}: `prev({self.source(expr.span)})` reads a value that its own comb block "

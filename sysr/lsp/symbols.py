@@ -162,6 +162,8 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
         text = f"{what}: {type_text(d, sig.ty)}"
     if sig.init is not None and sig.ty is not None:
         text += f", reset value {_value(d, sig.init, sig.ty)}"
+    elif sig.kind in ("reg", "out_reg") and not sig.is_array and getattr(sig.decl, "init", None) is None:
+        text += ", no reset value (any value until written; the reset leaves it alone)"
     return Symbol(sig.name, span, text, getattr(sig.decl, "name_span", sig.span))
 
 

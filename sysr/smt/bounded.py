@@ -2,7 +2,9 @@
 z3's failures turned into "unknown" with the reason, and z3 running out of memory turned into a
 MemoryError (which the pipeline reports as L008).
 
-`unroll.make_solver` builds every solver as a `BoundedSolver`. `proofs(t, limit)` sets, for the
+`unroll.make_solver` builds every solver as a `BoundedSolver`. One made for a design that
+divides first tries, on a query without assumptions, the word-level attempt of `sysr.smt.words`
+(within the same budget), which settles the algebra of `/` and `%` before anything is bit-blasted. `proofs(t, limit)` sets, for the
 proofs running on this thread, the `time.monotonic()` by which every query must end; a query
 asked after it is unknown at once, and `reason_unknown()` then says why in words that fit a
 V003 message. Within `proofs`, z3's memory is capped below the process's address-space limit
@@ -20,6 +22,7 @@ import time
 import z3
 
 from .. import limits
+from . import words
 
 _DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("sysr_deadline",
                                                                                         default=None)
@@ -70,10 +73,11 @@ def _cap_memory() -> None:
 class BoundedSolver(z3.Solver):
     """A z3 solver whose `check` honours the deadline and never raises for z3's own failures."""
 
-    def __init__(self, ctx: z3.Context, logic: str | None, timeout_s: float) -> None:
+    def __init__(self, ctx: z3.Context, logic: str | None, timeout_s: float, divides: bool = False) -> None:
         native = z3.Z3_mk_solver_for_logic(ctx.ref(), z3.to_symbol(logic, ctx)) if logic else None
         super().__init__(native, ctx)
         self.timeout_s = timeout_s
+        self.divides = divides  # try `words.refuted` first
         self.why: str | None = None
         self.set("timeout", max(1, int(timeout_s * 1000)))
 
@@ -87,6 +91,8 @@ class BoundedSolver(z3.Solver):
                 self.why = f"the check's time limit of {limit[1]:g} s ran out before this query (--time-limit)"
                 return z3.unknown
             budget = min(budget, left)
+        if self.divides and not assumptions and self.word_level(budget):
+            return z3.unsat
         self.set("timeout", max(1, int(budget * 1000)))
         try:
             res = super().check(*assumptions)
@@ -100,6 +106,15 @@ class BoundedSolver(z3.Solver):
         if res == z3.unknown and budget < self.timeout_s and super().reason_unknown() in ("timeout", "canceled"):
             self.why = f"the check's time limit of {limit[1]:g} s ran out during this query (--time-limit)"
         return res
+
+    def word_level(self, budget: float) -> bool:
+        """Whether `sysr.smt.words` finds the query unsatisfiable (False when it cannot tell)."""
+        try:
+            return words.refuted(self.assertions(), self.ctx, budget)
+        except z3.Z3Exception as e:
+            if out_of_memory(e):
+                _exhausted()
+            return False  # out of its time: the solver decides
 
     def reason_unknown(self) -> str:
         return self.why or super().reason_unknown()

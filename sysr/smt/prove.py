@@ -13,7 +13,8 @@
 and reports a solver that gives up as V003, never as proven or refuted: that includes a query
 past the check's time limit and z3 failing (see `sysr.smt.bounded`). Every property query
 goes to a solver of its own (`decide`): z3's one-shot bit-vector tactics decide these much
-faster than its incremental core, which only the vacuity checks (unsat cores) use.
+faster than its incremental core, which only the vacuity checks (unsat cores) use. In a design
+that divides, each such query is first tried at the word level (`sysr.smt.words`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class Prover:
         self.opts = options
         self.lines = source.splitlines()
         self.sys = system if system is not None else E.elaborate(design, "contract")
+        self.divides = any(r.kind == "lemma" for r in self.sys.requires)  # the design has `/` or `%`
         self.ev = Evaluator(self.sys)
         self.diags: list[Diagnostic] = []
         self.verdicts = [Verdict(p) for p in self.sys.props]
@@ -308,7 +310,7 @@ class Prover:
     def decide(self, terms: list, goal, timeout_s: float | None = None):
         """One query in a solver of its own: z3's one-shot bit-vector tactics are much faster
         than its incremental core on these. (result, model or None, reason when unknown)."""
-        s = make_solver(self.opts.timeout if timeout_s is None else timeout_s, goal.ctx)
+        s = make_solver(self.opts.timeout if timeout_s is None else timeout_s, goal.ctx, self.divides)
         s.add(*terms)
         s.add(goal)
         res = s.check()

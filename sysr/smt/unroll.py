@@ -13,11 +13,12 @@ from .encode import CycleEncoder, arrays_equal, enum_valid, make_vars, truth
 SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
 
 
-def make_solver(timeout_s: float, ctx: z3.Context | None = None) -> z3.Solver:
+def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool = False) -> z3.Solver:
     """The one place solvers are made: a fresh context (unless one is given), fixed seeds and a
     per-query timeout within the check's deadline (`sysr.smt.bounded`), so that verdicts and
-    traces do not depend on what ran before."""
-    s = BoundedSolver(ctx or z3.Context(), SOLVER_LOGIC, timeout_s)
+    traces do not depend on what ran before. `divides`: the design has `/` or `%`, and each
+    query is first tried at the word level (`sysr.smt.words`)."""
+    s = BoundedSolver(ctx or z3.Context(), SOLVER_LOGIC, timeout_s, divides)
     s.set("random_seed", 0)
     return s
 

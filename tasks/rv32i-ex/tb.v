@@ -115,29 +115,44 @@ module tb;
     end
   endtask
 
-  // One clock cycle: the inputs set now are sampled at the next rising edge; the model takes
-  // the same step, and at the following falling edge the outputs are compared.
-  task step;
+  // Every specified output against the model; `when` says which check it is, for the message.
+  task compare(input integer at, input [8*32-1:0] when);
     begin
-      @(posedge clk);
-      model;
-      @(negedge clk);
       if (valid_out !== e_valid) begin
-        $display("FAIL cycle %0d: valid_out got %0d expected %0d", cycle, valid_out, e_valid);
+        $display("FAIL cycle %0d: valid_out%0s got %0d expected %0d", at, when, valid_out, e_valid);
         $finish;
       end
       if (branch_taken !== e_taken) begin
-        $display("FAIL cycle %0d: branch_taken (op 0x%02h) got %0d expected %0d", cycle, e_op, branch_taken, e_taken);
+        $display("FAIL cycle %0d: branch_taken (op 0x%02h)%0s got %0d expected %0d", at, e_op, when,
+                 branch_taken, e_taken);
         $finish;
       end
       if (e_check_result && result !== e_result) begin
-        $display("FAIL cycle %0d: result (op 0x%02h) got %0d expected %0d", cycle, e_op, result, e_result);
+        $display("FAIL cycle %0d: result (op 0x%02h)%0s got %0d expected %0d", at, e_op, when, result,
+                 e_result);
         $finish;
       end
       if (e_check_target && branch_target !== e_target) begin
-        $display("FAIL cycle %0d: branch_target (op 0x%02h) got %0d expected %0d", cycle, e_op, branch_target, e_target);
+        $display("FAIL cycle %0d: branch_target (op 0x%02h)%0s got %0d expected %0d", at, e_op, when,
+                 branch_target, e_target);
         $finish;
       end
+    end
+  endtask
+
+  // One clock cycle: the inputs set now are sampled at the next rising edge; the model takes
+  // the same step, and at the following falling edge the outputs are compared. Every output is
+  // registered, so it must also hold while the next cycle's inputs are applied: 1 ns after they
+  // change (just after the falling edge) the outputs are compared again with the last edge's
+  // expectation (a combinational output computed from the inputs would follow them).
+  task step;
+    begin
+      #1;
+      if (cycle > 0) compare(cycle - 1, " (not held to the next edge)");
+      @(posedge clk);
+      model;
+      @(negedge clk);
+      compare(cycle, "");
       cycle = cycle + 1;
     end
   endtask

@@ -62,7 +62,7 @@ module picks (
     regs = {3{8'd0}};
   end
 
-  // Index checks of the comb block at line 9 (its signals as `_chk` copies).
+  // Index and divisor checks of the comb block at line 9 (its signals as `_chk` copies).
   always @* begin
     z_chk = 8'd0;
     if (k != 2'd3) begin
@@ -78,7 +78,7 @@ module picks (
     end
   end
 
-  // Index checks of the seq block at line 17 (without its writes).
+  // Index and divisor checks of the seq block at line 17 (without its writes).
   always @* begin
     slot_1 = k == 2'd3 ? 2'd0 : k;
     if (we) begin
@@ -95,7 +95,7 @@ module picks (
     ensures_l21: assert (!(sel < 3'd6) || y == data[sel]);
     // line 22: invariant forall i: u2 :: i < 3 ==> regs[i] == regs[i]
     invariant_l22: assert (regs[7:0] == regs[7:0] && regs[15:8] == regs[15:8] && regs[23:16] == regs[23:16]);
-    // dynamic indexes outside blocks: each in range where it is evaluated
+    // dynamic indexes and divisors outside blocks: each in range, or not zero, where it is evaluated
     // line 15: bit index `sel` must be below 6
     index_l15: assert (sel < 3'd6);
     // line 16: index into `regs` `k` must be below 3

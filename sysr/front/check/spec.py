@@ -88,6 +88,9 @@ class SpecRules(CheckerBase):
             t = None
         local = Local(e.var, t or uint(1), "quant", e.var_span)
         self.refs[id(e)] = local
+        if e.var in ctx.scope or e.var in self.signals or e.var in self.consts:
+            self.err("N002", f"`{S.written(e.var)}` is already defined; a quantified variable needs a new name",
+                     e.var_span)
         self.expr(e.body, ctx.bind(local), BOOL, cond=True)
         return BOOL
 

@@ -1,0 +1,106 @@
+"""Print the figures of the imported upstream suites from a user's checkouts: a script, not a test.
+
+    .venv/bin/python benchmarks/suite_figures.py --verilogeval PATH --chipbench PATH [--jobs 2] [--out DIR]
+
+For each checkout given (VerilogEval v2: a checkout of NVlabs/verilog-eval, whose
+dataset_spec-to-rtl is imported, or one dataset folder; ChipBench: its checkout), it runs
+`bench suite import` (which validates every task by scoring its reference), then
+`bench score --suite DIR --lang verilog` on what the import found valid, then `bin/sysr check
+--json` on every stub.sysr of a valid task, and prints:
+
+- imported, valid, and the invalid tasks grouped by the result their reference got;
+- the references of the valid tasks passing `bench score --suite` (they must all pass);
+- the valid tasks expressible in sysr, as a count and a share, the stubs whose `sysr check`
+  gives hole errors (H-codes) and nothing else (they must be all of them), and the tasks not
+  expressible grouped by reason.
+
+Not run in CI: CI has no upstream checkout, and nothing from one belongs in this project. The
+task folders go to a temporary folder unless --out is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run(list(argv), capture_output=True, text=True, cwd=ROOT)
+
+
+def group(entries: list[dict]) -> dict[str, list[str]]:
+    """Tasks by the kind of their reason (the words before the first colon, or the reason's start)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        reason = e["reason"]
+        key = reason.split(":", 1)[0] if ":" in reason[:30] else reason.split(";")[0]
+        out[key].append(e["task"])
+    return dict(sorted(out.items(), key=lambda kv: -len(kv[1])))
+
+
+def stub_codes(stub: Path) -> set[str]:
+    res = run(str(ROOT / "bin" / "sysr"), "check", "--json", str(stub))
+    try:
+        return {d["code"] for d in json.loads(res.stdout)["diagnostics"] if d["severity"] == "error"}
+    except (ValueError, KeyError):
+        return {"(no JSON report)"}
+
+
+def figures(kind: str, src: str, out: Path, jobs: int) -> bool:
+    print(f"== {kind}: {src}", flush=True)
+    imp = run(str(ROOT / "bin" / "bench"), "suite", "import", kind, src, "--out", str(out), "--jobs", str(jobs),
+              "--json")
+    if imp.returncode != 0:
+        print(f"   import failed:\n{imp.stderr}")
+        return False
+    r = json.loads(imp.stdout)
+    print(f"   source {r['source']} at commit {r['commit']}")
+    print(f"   imported {r['tasks']}; valid {r['valid']}; invalid {len(r['invalid'])}")
+    for why, tasks in group(r["invalid"]).items():
+        print(f"     invalid, {why}: {len(tasks)}: {', '.join(tasks)}")
+    score = run(str(ROOT / "bin" / "bench"), "score", "--suite", str(out), "--lang", "verilog", "--jobs", str(jobs),
+                "--json")
+    counts = json.loads(score.stdout)["counts"] if score.stdout.strip() else {}
+    print(f"   bench score --suite: {counts.get('passed')} of {counts.get('candidates')} references pass "
+          f"(by result: {counts.get('by_result')})")
+    not_expr = {e["task"] for e in r["sysr_not_expressible"]}
+    invalid = {e["task"] for e in r["invalid"]}
+    stubs = [p for p in sorted(out.glob("*/stub.sysr")) if p.parent.name not in invalid]
+    holes_only = [p for p in stubs if (c := stub_codes(p)) and all(x.startswith("H") for x in c)]
+    share = r["sysr_expressible"] / r["valid"] if r["valid"] else 0.0
+    print(f"   sysr: {r['sysr_expressible']} of {r['valid']} valid tasks expressible ({share:.1%}); "
+          f"stubs checking with only hole errors under `sysr check`: {len(holes_only)} of {len(stubs)}")
+    for why, tasks in group(r["sysr_not_expressible"]).items():
+        print(f"     not expressible, {why}: {len(tasks)}: {', '.join(tasks)}")
+    ok = counts.get("passed") == r["valid"] and len(holes_only) == len(stubs) == r["valid"] - len(not_expr)
+    print(f"   consistent: {ok}")
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--verilogeval", metavar="PATH", help="a VerilogEval v2 checkout (or one dataset folder)")
+    ap.add_argument("--chipbench", metavar="PATH", help="a ChipBench checkout")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", metavar="DIR", help="keep the task folders here (DIR/verilogeval, DIR/chipbench)")
+    args = ap.parse_args()
+    if not (args.verilogeval or args.chipbench):
+        ap.error("give --verilogeval PATH, --chipbench PATH or both")
+    with tempfile.TemporaryDirectory(prefix="suite-figures-") as tmp:
+        base = Path(args.out) if args.out else Path(tmp)
+        ok = True
+        for kind, src in (("verilogeval", args.verilogeval), ("chipbench", args.chipbench)):
+            if src:
+                ok = figures(kind, src, base / kind, args.jobs) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
