@@ -3,7 +3,7 @@
 The hierarchy is kept: one Verilog module per sysr module (`lower_hierarchy`: the top first,
 then every module it instantiates, directly or not, in order of first instance), and each
 instance of the source an instance in its parent, with the same name, connected by name in the
-child's port order:
+child's port order (the child's port names as its own lowering writes them, keywords escaped):
 
     counter lo (
       .clk(clk),
@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..front import syntax as S
 from ..model import Design, Hierarchy, Instance
 from .expr import ATOM, Ctx, _range
-from .names import Names
+from .names import Names, source_names
 
 
 def module_names(h: Hierarchy) -> dict[str, str]:
@@ -67,24 +67,26 @@ class InstanceLowering:
     def instance(self, item: S.InstDecl) -> list[str]:
         """An instance, after the `assign`s of the bindings that need a wire of their own."""
         inst = self.d.instances[item.name]
+        child_names = source_names(inst.child)  # the child's ports as its own lowering names them
         wires, assigns, conns = [], [], []
         for p in inst.child.ports:
+            port = child_names[("sig", p.name)]
             if p.kind in ("out", "out_reg"):
-                conns.append((p.name, self.names[("sig", f"{inst.name}.{p.name}")]))
+                conns.append((port, self.names[("sig", f"{inst.name}.{p.name}")]))
                 continue
             b = inst.bindings[p.name]
             if p.kind == "clock" or p.kind in S.RESET_KINDS:
-                conns.append((p.name, self.name(self.d.signals[b.value.name])))
+                conns.append((port, self.name(self.d.signals[b.value.name])))
                 continue
             v = self.x(b.value, Ctx("assign"))
             if v.prec == ATOM:
-                conns.append((p.name, v.rhs))
+                conns.append((port, v.rhs))
                 continue
             width = inst.child.signals[p.name].ty.width
             wire = self.names.claim(("sig", f"{inst.name}.{p.name}"), f"{inst.name}_{p.name}")
             wires.append(f"wire {_range(width)}{wire};")
             assigns.append(f"assign {wire} = {v.rhs};")
-            conns.append((p.name, wire))
+            conns.append((port, wire))
         module = self.verilog_modules.get(inst.module, inst.module)
         lines = [f"// `{inst.name}`: an instance of `{inst.module}`"] + wires + assigns
         lines.append(f"{module} {self.names[('inst', inst.name)]} (")

@@ -21,9 +21,9 @@ from ..evaluate import Evaluator
 from ..front import syntax as S
 from ..model import INST_KINDS, Design, Hierarchy, Signal
 from .expr import Ctx, Exprs, _range, literal, syntax_nodes
-from .instances import InstanceLowering, lower_hierarchy as _lower_modules
+from .instances import InstanceLowering, module_names
 from .ir import INDENT, Assign, Gen, Group, If, assignment, assignments, nested_temps, prune, render
-from .names import VERILOG_KEYWORDS, Names, escape_keyword
+from .names import VERILOG_KEYWORDS, Names, escape_keyword, source_names
 from .stmt import Stmts
 
 
@@ -37,7 +37,14 @@ def lower(design: Design, source_name: str) -> str:
 
 def lower_hierarchy(h: Hierarchy, source_name: str) -> str:
     """The Verilog text of a file's top module and every module it instantiates."""
-    return _lower_modules(h, source_name, lambda d, names, first: ModuleLowering(d, source_name, names, first).run())
+    return "\n".join(m.run() for m in lowerings(h, source_name))
+
+
+def lowerings(h: Hierarchy, source_name: str) -> list["ModuleLowering"]:
+    """One lowering per module the top reaches, the top first (`lower_hierarchy` runs them; a
+    caller that needs the Verilog names of signals inside instances asks them)."""
+    names = module_names(h)
+    return [ModuleLowering(d, source_name, names, i == 0) for i, d in enumerate(h.reachable())]
 
 
 class ModuleLowering(InstanceLowering):
@@ -45,30 +52,17 @@ class ModuleLowering(InstanceLowering):
                  header: bool = True) -> None:
         self.d = design
         self.source = source_name
-        self.names = Names()
+        self.names = source_names(design)
         self.gen = Gen()
         self.verilog_modules = modules or {design.module.name: escape_keyword(design.module.name)}
         self.with_header = header
         self.signals = [s for s in design.signals.values() if not s.ghost and s.kind not in INST_KINDS]
-        self.claim_source_names()
         self.claim_instance_names()
         self.x = Exprs(design, self.names, self.gen, self.constant_address_memories())
         self.s = Stmts(design, self.x, self.gen)
         self.semantics: Evaluator | None = None  # the design's evaluator, built when first needed
         self.constant = {id(i) for i in design.module.items
                          if isinstance(i, S.CombBlock) and not i.ghost and not self.reads_signals(i)}
-
-    def claim_source_names(self) -> None:
-        """Source names first (those that need no escaping before those that do), then variants."""
-        sources = [(("sig", s.name), s.name) for s in self.signals]
-        sources += [(("const", c), c) for c in self.d.consts]
-        for escaped in (False, True):
-            for key, base in sources:
-                if (base in VERILOG_KEYWORDS) == escaped:
-                    self.names.claim(key, base)
-        for e in self.d.enums.values():
-            for v in e.variants:
-                self.names.claim(("variant", e.name, v), f"{e.name.upper()}_{v.upper()}")
 
     def constant_address_memories(self) -> frozenset[str]:
         """Memories written only at constant addresses: Yosys would turn them into registers
