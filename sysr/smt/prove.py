@@ -218,6 +218,11 @@ class Prover:
         self.bmc_init()
         if not self.bmc(0, 1, range(len(self.verdicts))):
             return self.diags, self.json()
+        if not self.sys.state:  # cycle 0 was any cycle: what it did not refute is proven
+            for v in self.verdicts:
+                if v.status == "proven":
+                    v.depth = depth
+            return self.diags, self.json()
         # What holds in any state, or one cycle after any state, needs no more bounded cycles and
         # no induction: settle it on those small problems first.
         settled = self.settle(k)
