@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from hostile import ATTACKS, operator_chain
+from hostile import ATTACKS, doubling_instances, operator_chain
 from sysr import cli, limits, pipeline
 from sysr.diagnostics import Diagnostic, Severity, Span, Trace, error, render
 from sysr.elab import elaborate
@@ -84,6 +84,21 @@ def test_nesting_just_inside_the_limit_is_checked_and_lowered() -> None:
     assert outcome.accepted and outcome.verified
     code, _ = lower_text(text, "m.sysr")
     assert code is not None and code.count("a + a") >= 1
+
+
+def test_a_hierarchy_too_large_to_flatten_is_still_proven_module_by_module(monkeypatch) -> None:
+    """Eleven levels of two instances each: 1,024 leaves when flattened, past a size limit made
+    small here. Each module is proven on its own (no flattening), and the top's counterexample,
+    which would be replayed on the flattened hierarchy, keeps its trace and says why it was not."""
+    text = doubling_instances(11)
+    assert "the contract of `m10` is too weak" in check(text, Options(depth=2)).diagnostics[0].notes[1]
+    monkeypatch.setattr(limits, "MAX_DESIGN_SIZE", 2_000)
+    outcome = check(text, Options(depth=2))
+    (d,) = outcome.diagnostics
+    assert d.code == "V002" and d.trace is not None and "assert y != 7" in d.message
+    assert "the real hierarchy is too large to run on these inputs (the design is too large" in d.notes[1]
+    code, _ = lower_text(text, "d.sysr")
+    assert code is not None and code.count("\nmodule ") == 12  # top, m10 .. m0: not 2,047 copies
 
 
 def test_limit_diagnostics_say_what_to_do(tmp_path: Path) -> None:

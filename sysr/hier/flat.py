@@ -10,7 +10,7 @@ parent's own reset. One size budget (L007) covers the whole hierarchy.
 The child's properties come along, prefixed: its `ensures`, `invariant`, `assert` and
 obligations as properties, and its `requires` as `instance` properties (obligations of the
 parent in the real hierarchy). The division identities of every level are lemmas. The comb
-signals are put in an evaluation order at the end, each after what it reads.
+signals are put in an evaluation order once, at the end, each after what it reads.
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ from .contract import enum_inputs, instance_span
 
 
 def flatten(design: Design) -> E.System:
-    return _flatten(design, "", limits.design_size_budget())
+    system = _flatten(design, "", limits.design_size_budget())
+    if design.instances:  # once, for the whole hierarchy (per level it would be quadratic)
+        system.comb = evaluation_order(system.comb)
+        system.enum_state = E.variant_registers(system)
+    return system
 
 
 def _flatten(d: Design, prefix: str, budget: limits.Budget) -> E.System:
@@ -52,8 +56,6 @@ def _flatten(d: Design, prefix: str, budget: limits.Budget) -> E.System:
         bound = set(system.comb) | {sv.name for sv in system.state}
         system.inputs = [(n, t) for n, t in system.inputs if n not in bound]
         system.free_outputs = set()
-        system.comb = evaluation_order(system.comb)
-        system.enum_state = E.variant_registers(system)
     return system
 
 

@@ -12,7 +12,7 @@ only a hierarchy has:
 - trace columns for the instances' ports (`u.x`, `u.y`; the outputs are the values the child's
   contract allows, chosen by the checker like inputs);
 - a replay on the real hierarchy (`sysr.hier.flat`): the same inputs from reset, with every
-  child's logic. When the real hierarchy fails the same way, the trace shown is that run's, with
+  child's logic (skipped, with a note, when the flattened hierarchy is past L007's size). When the real hierarchy fails the same way, the trace shown is that run's, with
   the children's registers (`u.count`); when it does not, the note says the module fails only
   because a child's contract is too weak, and where the real child's outputs differ;
 - for a counterexample to induction, that the parent's induction sees the instances' outputs
@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import elab as E
+from .. import limits
 from ..diagnostics import Related, span_json
 from ..evaluate import Evaluator
 from ..front import syntax as S
@@ -142,8 +143,14 @@ class InstanceProver(Prover):
 
     def replay_flat(self, v: Verdict, cycles, t: int) -> tuple[list[str], object, bool | None]:
         """Notes on the same inputs run on the real hierarchy, its trace when it fails too, and
-        whether it does (None: the replay cannot tell)."""
-        flat, ev = self.flat()
+        whether it does (None: the replay cannot tell, as when the flattened hierarchy is past the
+        size limit: the module's own proof needed no flattening, so its verdict stands)."""
+        try:
+            flat, ev = self.flat()
+        except limits.LimitExceeded as e:
+            return [f"the outputs of the instances in this trace are values their modules' `ensures` allow, "
+                    f"chosen by the checker like inputs; the real hierarchy is too large to run on these "
+                    f"inputs ({e.diagnostic.message}), so whether it fails the same way is not known"], None, None
         names = {n for n, _ in flat.inputs}
         first = cycles[0].state
 
