@@ -210,11 +210,12 @@ class Judge:
         self.scorer = ThroughScorer(self.limits)
         self.check_args = check_args  # extra `sysr check` options (tests: a smaller --depth)
 
-    def sysr_check(self, text: str) -> tuple[bool | None, str]:
-        """`sysr check` on the mutant, bounded like the scorer's check stage."""
+    def sysr_check(self, task: Task, text: str) -> tuple[bool | None, str]:
+        """`sysr check` on the mutant, bounded like the scorer's check stage (the task's top)."""
         with tempfile.TemporaryDirectory(prefix="bench-catch-") as d:
             Path(d, "candidate.sysr").write_text(text)
-            argv = [sys.executable, "-P", "-m", "sysr.cli", "check", "--json", *self.check_args, "candidate.sysr"]
+            argv = [sys.executable, "-P", "-m", "sysr.cli", "check", "--json", "--top", task.top, *self.check_args,
+                    "candidate.sysr"]
             res = run_bounded(argv, d, self.limits.check_s)
         if res.timed_out:
             return None, f"limit: sysr check did not finish in {self.limits.check_s:g} s"
@@ -232,9 +233,9 @@ class Judge:
     def sysr(self, task: Task, text: str) -> Judged:
         from sysr.lower import lower_text
 
-        rejected, check = self.sysr_check(text)
+        rejected, check = self.sysr_check(task, text)
         try:
-            verilog, _ = lower_text(text, "candidate.sysr")
+            verilog, _ = lower_text(text, "candidate.sysr", top=task.top)
         except Exception as e:  # a crash of our lowering is a bug to report, not a verdict
             return Judged("limits", check, f"limit: sysr lower crashed: {type(e).__name__}: {e}")
         if verilog is None:
@@ -257,12 +258,12 @@ class Judge:
             self._sysr_original(d)
 
     def _sysr_original(self, d: Design) -> str:
-        rejected, check = self.sysr_check(d.source)
+        rejected, check = self.sysr_check(d.task, d.source)
         if rejected is not False:
             return f"check {check}"
         from sysr.lower import lower_text
 
-        verilog, _ = lower_text(d.source, "candidate.sysr")
+        verilog, _ = lower_text(d.source, "candidate.sysr", top=d.task.top)
         return self.scorer.score(d.task, "verilog", verilog).result if verilog else "lower-failed"
 
 

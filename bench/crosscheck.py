@@ -15,6 +15,15 @@ so both use 1 and 1). Then it compares, verdict by verdict:
   the assertions its counterexample breaks are among those the checker found not inductive. A
   V007 property may well be true; "refuted" then means only "not k-inductive", which both agree on.
 
+A file with several modules: the checker proves each module with its instances' contracts, and
+`--formal` keeps the hierarchy with every requirement but the top's asserted, so smtbmc proves
+the real composed design (`sysr.lower.formal`). Accepted must still mean proven. A refutation
+can be one of the abstract design only (a child's outputs the checker chose within its
+contract): the real design then fails no earlier, and in the same cycle where the checker's
+replay on the real hierarchy says it fails too (`real_failure`); a V007 alone means no failure
+within the depth in both. Failing assertions inside an instance are not matched line by line
+(a broken requirement can break the child's own properties in the same step).
+
 Any difference is a soundness bug in one of the two (or in the `--formal` lowering). The record
 is data; the caller decides what to do with the disagreements.
 """
@@ -27,13 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sysr.elab import elaborate
-from sysr.lower import FormalUnsupported, lower_formal
+from sysr.lower import FormalUnsupported, lower_formal_hierarchy
 from sysr.pipeline import Options, check
 
 from .smtbmc import FlowResult, formal_flow
 
 DEPTH, INDUCTION = Options().depth, Options().induction
-_LABEL = re.compile(r"^(ensures|invariant|assert|index|divisor)_l(\d+)(?:_\d+)?$")
+_LABEL = re.compile(r"^(ensures|invariant|assert|index|divisor|requires)_l(\d+)(?:_\d+)?$")
 _CYCLE = re.compile(r"in cycle (\d+)")
 _UNDEFINED = ("index", "divisor")  # obligations whose failure gives x in Verilog
 
@@ -61,7 +70,7 @@ def _lines(props: list[dict], status: str, cycle: int | None = None) -> set[int]
             continue
         if cycle is not None and (p.get("trace") or {}).get("failing_cycle") != cycle:
             continue
-        out.add(p["span"]["line"])
+        out.add((p.get("clause") or p["span"])["line"])  # an instance's requirement: the child's clause
     return out
 
 
@@ -87,6 +96,9 @@ def compare(outcome, flow: FlowResult) -> list[str]:
     if not codes:
         return [] if v == "proven" else [f"the checker proved every property; smtbmc: {v} "
                                          f"(step {flow.bmc.step}, {', '.join(flow.bmc.failed or flow.induction.failed)})"]
+    if outcome.hierarchy is not None and any(d.instances for d in outcome.hierarchy.modules.values()) \
+            and "V001" not in codes:
+        return compare_hierarchy(codes, props, flow)
     if "V002" in codes:
         first = min(p["trace"]["failing_cycle"] for p in props if p["status"] == "refuted")
         if v != "refuted" or flow.bmc.step != first:
@@ -117,6 +129,27 @@ def compare(outcome, flow: FlowResult) -> list[str]:
     return [f"unexpected checker verdict {codes}"]
 
 
+def compare_hierarchy(codes: list[str], props: list[dict], flow: FlowResult) -> list[str]:
+    """The comparison for a file with instances (see the module docstring)."""
+    v = flow.verdict
+    if "V002" in codes:
+        refuted = [p for p in props if p["status"] == "refuted"]
+        first = min(p["trace"]["failing_cycle"] for p in refuted)
+        real = any(p.get("real_failure", True) for p in refuted if p["trace"]["failing_cycle"] == first)
+        if real:
+            if v != "refuted" or flow.bmc.step != first:
+                return [f"the checker refutes a property in cycle {first} on the real hierarchy; smtbmc: {v} "
+                        f"(step {flow.bmc.step})"]
+            return []
+        if v == "refuted" and flow.bmc.step < first:
+            return [f"smtbmc refutes in step {flow.bmc.step}, before the checker's first failure ({first})"]
+        return []
+    if codes == ["V007"]:
+        return [] if v in ("proven", "not-inductive") else [f"the checker finds no failure within the depth; "
+                                                            f"smtbmc: {v} (step {flow.bmc.step})"]
+    return [f"unexpected checker verdict {codes}"]
+
+
 def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossCheck:
     text = path.read_text()
     t0 = time.perf_counter()
@@ -128,7 +161,7 @@ def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossChe
     stateless = not elaborate(outcome.design).state
     depth, k = (1, 1) if stateless else (DEPTH, INDUCTION)
     try:
-        verilog = lower_formal(outcome.design, path.name, text)
+        verilog = lower_formal_hierarchy(outcome.hierarchy, path.name, text)
     except FormalUnsupported as e:
         return CrossCheck(str(path), codes, depth, k, None, (f"--formal: {e}",), check_s)
     flow = formal_flow(verilog, depth, k, workdir, timeout_s)

@@ -163,24 +163,19 @@ def _int(old: S.IntLit, value: int) -> S.IntLit:
 # ---- which fns and consts belong to the logic ---------------------------------------------------
 
 def logic_only(tree: S.SourceFile, module: S.Module) -> set[str]:
-    """The fns and consts that only logic uses (through other fns and consts too)."""
+    """The fns and consts that only logic uses (through other fns and consts too): the logic of
+    `module`, and no property, ghost logic or enum of any module of the file."""
     defs = {it.name: it for it in tree.items if isinstance(it, (S.FnDecl, S.ConstDecl))}
     defs.update({it.name: it for it in module.items if isinstance(it, S.ConstDecl)})
-    ghosts = {it.name for it in module.items if isinstance(it, (S.RegDecl, S.WireDecl)) and it.ghost}
     spec_roots, logic_roots = [], []
     for it in tree.items:
         if isinstance(it, S.EnumDecl):
             spec_roots.append(it)
-    for p in module.ports:
-        if p.init is not None:
-            logic_roots.append(p.init)
-    for it in module.items:
-        if isinstance(it, S.Spec) or getattr(it, "ghost", False):
-            spec_roots.append(it)
-        elif isinstance(it, S.ModAssign):
-            (spec_roots if it.target in ghosts else logic_roots).append(it)
-        elif not isinstance(it, S.ConstDecl):
-            logic_roots.append(it)
+    for m in _modules(tree):
+        spec, logic = _roots(m)
+        spec_roots += spec
+        if m is module:
+            logic_roots += logic
 
     def reach(roots) -> set[str]:
         seen: set[str] = set()
@@ -194,6 +189,24 @@ def logic_only(tree: S.SourceFile, module: S.Module) -> set[str]:
         return seen
 
     return reach(logic_roots) - reach(spec_roots)
+
+
+def _modules(tree: S.SourceFile) -> list[S.Module]:
+    return [it for it in tree.items if isinstance(it, S.Module)]
+
+
+def _roots(module: S.Module) -> tuple[list, list]:
+    """(the items and reset values of a module that are specification, those that are logic)."""
+    ghosts = {it.name for it in module.items if isinstance(it, (S.RegDecl, S.WireDecl)) and it.ghost}
+    spec, logic = [], [p.init for p in module.ports if p.init is not None]
+    for it in module.items:
+        if isinstance(it, S.Spec) or getattr(it, "ghost", False):
+            spec.append(it)
+        elif isinstance(it, S.ModAssign):
+            (spec if it.target in ghosts else logic).append(it)
+        elif not isinstance(it, S.ConstDecl):
+            logic.append(it)
+    return spec, logic
 
 
 # ---- the sites -------------------------------------------------------------------------------
@@ -400,19 +413,25 @@ class _Sites:
                 self.body(it, "body")
             elif isinstance(it, S.ConstDecl) and it.name in mutable:
                 self.expr(it.value)
+            elif isinstance(it, S.InstDecl):  # what drives an instance's inputs is logic
+                for b in it.bindings:
+                    self.expr(b.value)
         _Cycles(self, module).sites()
 
     def file(self) -> list[Site]:
-        module = next(it for it in self.tree.items if isinstance(it, S.Module))
-        mutable = logic_only(self.tree, module)
+        """Sites in the file's fns and consts, then in each module (all of a file with several)."""
+        modules = _modules(self.tree)
+        mutable = {m.name: logic_only(self.tree, m) for m in modules}
+        shared = set().union(*mutable.values()) if modules else set()
         for it in self.tree.items:
-            if isinstance(it, S.ConstDecl) and it.name in mutable:
+            if isinstance(it, S.ConstDecl) and it.name in shared:
                 self.expr(it.value)
-            elif isinstance(it, S.FnDecl) and it.name in mutable:
+            elif isinstance(it, S.FnDecl) and it.name in shared:
                 for let in it.lets:
                     self.expr(let.value)
                 self.expr(it.body)
-        self.module(module, mutable)
+        for m in modules:
+            self.module(m, mutable[m.name])
         return self.out
 
 

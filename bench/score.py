@@ -224,8 +224,10 @@ class Scorer:
                           f"sysr {stage} failed on this design with an internal error ({why}); it counts "
                           f"as a rejection of the design\n{short(tail, 5)}")
 
-    def sysr_check(self, work: Path) -> StageResult:
-        res = self._sysr("check", ["check", "--json", "candidate.sysr"], work)
+    def sysr_check(self, task: Task, work: Path) -> StageResult:
+        """`sysr check` on the candidate, the task's module as the top (a candidate may hold
+        several modules: every one is checked, `--top` says which one the task asks for)."""
+        res = self._sysr("check", ["check", "--json", "--top", task.top, "candidate.sysr"], work)
         try:
             data = json.loads(res.stdout)
             accepted = data["accepted"]
@@ -240,8 +242,9 @@ class Scorer:
             raise self._sysr_crash("check", res, "check-failed")
         return self._record("check", "sysr", res, "ok")
 
-    def sysr_lower(self, work: Path) -> tuple[StageResult, str]:
-        res = self._sysr("lower", ["lower", "candidate.sysr", "-o", "candidate.v"], work)
+    def sysr_lower(self, task: Task, work: Path) -> tuple[StageResult, str]:
+        """The candidate's Verilog: the task's top module and every module it instantiates."""
+        res = self._sysr("lower", ["lower", "--top", task.top, "candidate.sysr", "-o", "candidate.v"], work)
         if res.returncode == 1:
             raise self._fail("lower", "sysr", res, "lower-failed", short(res.stderr))
         out = work / "candidate.v"
@@ -443,8 +446,8 @@ class Scorer:
     def _pipeline(self, task: Task, lang: str, source: str, work: Path, stages: list) -> None:
         if lang == "sysr":
             (work / "candidate.sysr").write_text(source)
-            stages.append(self.sysr_check(work))
-            stage, verilog = self.sysr_lower(work)
+            stages.append(self.sysr_check(task, work))
+            stage, verilog = self.sysr_lower(task, work)
             stages.append(stage)
         else:
             verilog = source

@@ -45,7 +45,7 @@ def shadow_of(scorer: "Scorer", task: "Task", source: str) -> Shadow:
         work = Path(d)
         (work / "candidate.sysr").write_text(source)
         try:
-            lower, verilog = scorer.sysr_lower(work)
+            lower, verilog = scorer.sysr_lower(task, work)
         except Failed as f:
             return Shadow(result=f.stage.verdict, detail=f.stage.detail, stages=[f.stage])
     rest = scorer.score(task, "verilog", verilog)

@@ -1,5 +1,7 @@
 """The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr explain CODE` and `sysr lsp`.
 
+`--top NAME` picks the top module of a file with several modules (`sysr.front.check.instances`).
+
 Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage or internal error. Whatever
 a file holds is the design's: a file too large, not UTF-8 or past any of `sysr.limits` is
 rejected with its diagnostic (exit 1). A path that is not a readable file is a usage error. An
@@ -25,7 +27,7 @@ from .source import read_design
 def cmd_check(args) -> int:
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
-                   verify=not args.no_verify, time_limit=args.time_limit)
+                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top)
     t0 = time.perf_counter()
     outcome = check(src.text, opts) if src.problem is None else Outcome(None, [src.problem])
     outcome.timing["total_s"] = time.perf_counter() - t0
@@ -51,8 +53,8 @@ def cmd_lower(args) -> int:
     from .lower import FormalUnsupported, lower_text
     src = read_design(args.file)
     try:
-        code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal) if src.problem is None
-                       else (None, [src.problem]))
+        code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal, top=args.top)
+                       if src.problem is None else (None, [src.problem]))
     except FormalUnsupported as e:
         print(f"sysr: error: {args.file}: {e}", file=sys.stderr)
         return 2
@@ -91,6 +93,10 @@ def cmd_lsp(args) -> int:
     return serve()
 
 
+TOP_HELP = ("the top module of a file with several (default: the one no other module instantiates); "
+            "every module is checked, the top and what it instantiates are lowered")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sysr", description="Check sysr designs and lower them to Verilog.")
     p.add_argument("--version", action="version", version=f"sysr {__version__}")
@@ -113,12 +119,14 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{limits.DEFAULT_TIME_LIMIT_S:g}); what is not decided by then is V003")
     c.add_argument("--vcd", metavar="FILE", help="write the first counterexample trace as a VCD file")
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
+    c.add_argument("--top", metavar="NAME", help=TOP_HELP)
     c.set_defaults(func=cmd_check)
     lo = sub.add_parser("lower", help="lower a design to Verilog-2005",
                         description="Lower a design to Verilog-2005. Refuses designs with errors "
                                     "(static checks only; run `sysr check` for the proofs).")
     lo.add_argument("file")
     lo.add_argument("-o", "--output", metavar="OUT.v", help="write here instead of standard output")
+    lo.add_argument("--top", metavar="NAME", help=TOP_HELP)
     lo.add_argument("--formal", action="store_true",
                     help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
                          "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")

@@ -39,12 +39,14 @@ CODES: dict[str, str] = {
     "P002": "unexpected character",
     "P003": "unexpected end of file",
     "P004": "malformed literal or type name",
-    "P005": "a file holds exactly one module",
+    "P005": "no module, or no single top module",
     "N001": "unknown name",
     "N002": "duplicate definition",
     "N003": "unknown type",
     "N004": "unknown enum or variant",
     "N005": "unknown function",
+    "N006": "unknown module",
+    "N007": "unknown port of an instance",
     "T001": "type mismatch",
     "T002": "literal does not fit its type",
     "T003": "literal needs a type",
@@ -68,6 +70,8 @@ CODES: dict[str, str] = {
     "A008": "clock or reset missing or misused",
     "A009": "register without a reset value",
     "A010": "recursive function",
+    "A011": "instance input not bound exactly once",
+    "A012": "module contains itself",
     "A020": "design logic reads the asynchronous reset",
     "S001": "contract names design state",
     "S002": "design logic reads ghost state",
@@ -89,6 +93,8 @@ CODES: dict[str, str] = {
     "L006": "too many signals",
     "L007": "design too large",
     "L008": "out of memory",
+    "L009": "too many instances",
+    "L010": "hierarchy too deep",
 }
 
 

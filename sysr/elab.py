@@ -258,14 +258,19 @@ class Prop:
     is indexed) or `divisor` (the divisor of a `/` or `%` is not zero; `span` is the divisor,
     `text_span` the whole division, `what` the operator). In `System.requires`: `requires`, and
     one `lemma` when the design divides: facts true in every state by the operators' meaning
-    (`Elaborator.division_lemmas`), assumed to help the solver; a back end may leave it out."""
-    kind: str  # ensures, invariant, assert, index, divisor; requires, lemma
+    (`Elaborator.division_lemmas`), assumed to help the solver; a back end may leave it out.
+    With instances (`sysr.hier`): `instance`, a requirement of an instance's module that this
+    module must meet (`span` is the instance, `text_span` the child's clause), and in
+    `System.assumes` `contract`, what an instance's module ensures, assumed here."""
+    kind: str  # ensures, invariant, assert, index, divisor, instance; requires, lemma; contract
     expr: object  # bool IR, already guarded by the prev-validity flag where needed
     span: S.Span
     text: str
     text_span: S.Span | None = None  # where the property's expression is, for quoting it
     what: str = ""  # index obligations: what is indexed; divisor obligations: the operator
     limit: int = 0  # index obligations: the index must be below this
+    inst: str = ""  # `instance` and `contract`: the instance; `module`: its module
+    module: str = ""
 
 
 @dataclass
@@ -284,6 +289,12 @@ class System:
     # through these nodes. Empty for a synchronous reset (registers are read as `Var`/`ArrVar`).
     visible: dict[str, object] = field(default_factory=dict)
     enum_state: set[str] = field(default_factory=set)  # scalar enum registers that always hold a variant
+    # Instances not flattened (`sysr.hier`): their outputs `u.y` are in `inputs`, free in each
+    # cycle; `assumes` are their contracts (what they ensure), `valid_outputs` their enum
+    # outputs that hold a variant by construction.
+    free_outputs: set[str] = field(default_factory=set)
+    assumes: list[Prop] = field(default_factory=list)
+    valid_outputs: set[str] = field(default_factory=set)
 
     def state_var(self, name: str) -> StateVar:
         for s in self.state:
@@ -301,21 +312,31 @@ class Env:
 
 
 class Elaborator:
-    def __init__(self, d: Design) -> None:
+    """One module's transition system. `prefix` names everything of an instance inside
+    another module (`u.` for instance `u`: its signals `u.x`, its state `u.r`); `ghost_only`
+    builds only the specification part (ghost state and logic, `prev`, `requires` and
+    `ensures`), as an instance's contract does; `budget` is shared by a whole flattened
+    hierarchy. Instances themselves are `sysr.hier`'s."""
+
+    def __init__(self, d: Design, prefix: str = "", budget: limits.Budget | None = None,
+                 ghost_only: bool = False) -> None:
         self.d = d
+        self.prefix = prefix
+        self.ghost_only = ghost_only
         self.state: list[StateVar] = []
         self.hist_count = 0
         self.obligations: list[Prop] = []
         self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
-        self.reset_active = reset_condition(d)
+        self.reset_active = reset_condition(d, prefix)
         # the cycles in which a property that mentions `prev` is checked: the previous cycle
         # exists and had no reset; with an asynchronous reset, not this one either
-        self.prev_valid = Var("prev#valid", BOOL)
+        self.prev_valid = Var(prefix + "prev#valid", BOOL)
         if d.reset_async:
             self.prev_valid = mk_and(self.prev_valid, mk_not(self.reset_active))
         self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
+        self.inst_values: dict[str, object] = {}  # `u.y` -> its value, where it is not Var(`u.y`)
         self.source_text: str = ""
-        self.size = limits.design_size_budget()
+        self.size = budget or limits.design_size_budget()
         self.quants = limits.quant_budget()
         self.quant_scale = 1  # instances of the quantifiers being expanded, multiplied
         self.nesting = 0
@@ -374,20 +395,24 @@ class Elaborator:
             if v is None:
                 raise ElabError(f"{sig.name} read before assignment")
             return v
-        return self.state_read(sig) if sig.is_state else Var(sig.name, sig.ty)
+        if sig.is_state:
+            return self.state_read(sig)
+        got = self.inst_values.get(sig.name)
+        return got if got is not None else Var(self.prefix + sig.name, sig.ty)
 
     def state_read(self, sig: Signal):
         """A register, register array or memory as logic and properties read it in a cycle: what
         it stored at the last edge, except that with an asynchronous reset a register (or
         register array) reads as its reset value while the reset is active. One node per signal,
         shared by every read."""
-        stored = ArrVar(sig.name, sig.ty, sig.size) if sig.is_array else Var(sig.name, sig.ty)
+        name = self.prefix + sig.name
+        stored = ArrVar(name, sig.ty, sig.size) if sig.is_array else Var(name, sig.ty)
         if not self.d.reset_async or sig.init is None:
             return stored
-        if sig.name not in self.visible:
+        if name not in self.visible:
             init = ConstArr(sig.init, sig.ty, sig.size) if sig.is_array else Const(sig.init, sig.ty)
-            self.visible[sig.name] = mk_ite(self.reset_active, init, stored)
-        return self.visible[sig.name]
+            self.visible[name] = mk_ite(self.reset_active, init, stored)
+        return self.visible[name]
 
     def x_Unary(self, e: S.Unary, env):
         a = self.ex(e.operand, env)
@@ -548,10 +573,13 @@ class Elaborator:
         return self.history(inner)
 
     def history(self, x):
-        name = f"prev#{self.hist_count}"
+        name = f"{self.prefix}prev#{self.hist_count}"
         self.hist_count += 1
         self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
         return Var(name, x.ty)
+
+    def x_InstPort(self, e: S.InstPort, env: Env):
+        return self.read_signal(self.d.refs[id(e)], env)
 
     def x_Quant(self, e: S.Quant, env: Env):
         local = self.d.refs[id(e)]
@@ -687,42 +715,56 @@ class Elaborator:
         return Env(env.locals, env.own, pending, env.guard)
 
     # ---- the whole design --------------------------------------------------------------
+    def keeps(self, item) -> bool:
+        """Whether the system has this signal or item: everything, or with `ghost_only` the
+        ghost state and logic and the contract (`requires`, `ensures`)."""
+        if not self.ghost_only:
+            return True
+        if isinstance(item, Signal):
+            return item.ghost
+        if isinstance(item, S.Spec):
+            return item.kind in ("requires", "ensures")
+        if isinstance(item, S.ModAssign):
+            return self.d.signals[item.target].ghost
+        return getattr(item, "ghost", False)
+
     def system(self) -> System:
-        d = self.d
-        inputs = [(s.name, s.ty) for s in d.signals.values() if s.is_input]
-        for s in d.signals.values():
-            if s.is_state:
-                self.state.append(StateVar(s.name, s.ty, s.size, s.init, s.ghost, s.kind))
+        d, p = self.d, self.prefix
+        inputs = [(p + s.name, s.ty) for s in d.signals.values() if s.is_input or s.kind == "inst_out"]
+        free = {p + s.name for s in d.signals.values() if s.kind == "inst_out"}
+        regs = [s for s in d.signals.values() if s.is_state and self.keeps(s)]
+        for s in regs:
+            self.state.append(StateVar(p + s.name, s.ty, s.size, s.init, s.ghost, s.kind))
         reset_active = self.reset_active
         comb: dict[str, object] = {}
         comb_ghost: set[str] = set()
         for item in d.comb_order:
+            if not self.keeps(item):
+                continue
+            driven = [n for n, drv in d.drivers.items() if drv is item]
             if isinstance(item, S.WireDecl):
-                comb[item.name] = self.ex(item.value, Env())
+                comb[p + item.name] = self.ex(item.value, Env())
             elif isinstance(item, S.ModAssign):
-                comb[item.target] = self.ex(item.value, Env())
+                comb[p + item.target] = self.ex(item.value, Env())
+            elif isinstance(item, S.Binding):
+                comb[p + driven[0]] = self.ex(item.value, Env())
             elif isinstance(item, S.CombBlock):
-                own = {n: None for n, drv in d.drivers.items() if drv is item}
+                own = {n: None for n in driven}
                 out = self.stmts(item.body, Env({}, own, None))
                 for n in own:
                     if out.own[n] is None:
                         raise ElabError(f"{n} not assigned on every path")
-                    comb[n] = out.own[n]
-            for n, drv in d.drivers.items():
-                if drv is item and d.signals[n].ghost:
-                    comb_ghost.add(n)
+                    comb[p + n] = out.own[n]
+            comb_ghost.update(p + n for n in driven if d.signals[n].ghost)
         pending: dict[str, object] = {}
-        for s in d.signals.values():
-            if s.is_state:
-                pending[s.name] = ArrVar(s.name, s.ty, s.size) if s.is_array else Var(s.name, s.ty)
+        for s in regs:
+            pending[s.name] = ArrVar(p + s.name, s.ty, s.size) if s.is_array else Var(p + s.name, s.ty)
         for item in d.module.items:
-            if isinstance(item, S.SeqBlock):
+            if isinstance(item, S.SeqBlock) and self.keeps(item):
                 out = self.stmts(item.body, Env({}, None, pending))
                 pending = out.pending
-        for sv in self.state:
-            if sv.kind in ("hist",):
-                continue
-            nxt = pending[sv.name]
+        for sv, s in zip(self.state, regs):
+            nxt = pending[s.name]
             if sv.init is not None:
                 init = ConstArr(sv.init, sv.ty, sv.size) if sv.size is not None else Const(sv.init, sv.ty)
                 nxt = mk_ite(reset_active, init, nxt)
@@ -732,25 +774,26 @@ class Elaborator:
         requires, props = [], []
         pv_needed = False
         for spec in d.specs():
+            if not self.keeps(spec):
+                continue
             uses_prev = mentions_prev(spec.expr)
             expr = self.ex(spec.expr, Env())
             if uses_prev:
                 pv_needed = True
                 expr = mk_implies(self.prev_valid, expr)
-            p = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
-            (requires if spec.kind == "requires" else props).append(p)
+            prop = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
+            (requires if spec.kind == "requires" else props).append(prop)
         if self.hist_count or pv_needed:
-            self.state.append(StateVar("prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
+            self.state.append(StateVar(p + "prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
         props += self.obligations
         if self.divisions:
             requires.append(Prop("lemma", self.division_lemmas(), d.module.name_span, "",
                                  self.divisions[0][2].span))
-        enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum"]
-        for s in d.signals.values():  # registers nothing reads are still shown as reset
-            if s.is_state:
-                self.state_read(s)
+        enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum" and n not in free]
+        for s in regs:  # registers nothing reads are still shown as reset
+            self.state_read(s)
         system = System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
-                        dict(self.visible))
+                        dict(self.visible), free_outputs=free)
         system.enum_state = variant_registers(system)
         return system
 
@@ -765,11 +808,11 @@ def _ir_key(n) -> tuple:
     return ("node", id(n))
 
 
-def reset_condition(d: Design):
+def reset_condition(d: Design, prefix: str = ""):
     """The bool IR that says the reset is active in this cycle (FALSE without a reset)."""
     if d.reset is None:
         return FALSE
-    rst = Var(d.reset, BOOL)
+    rst = Var(prefix + d.reset, BOOL)
     return mk_not(rst) if d.reset_active_low else rst
 
 
@@ -791,15 +834,16 @@ def mentions_prev(e) -> bool:
     return False
 
 
-def variant_registers(system: System) -> set[str]:
+def _variants(system: System):
     """The scalar enum registers that hold a variant in every reachable state, by construction:
     reset to a variant, and only ever loaded with variants, enum inputs (assumed to hold one), such
-    registers, and elements of enum register arrays of the same kind. Not so: a register loaded
-    from a memory (its contents are arbitrary until written), from `prev` (arbitrary before the
-    first cycle), or written bit by bit. Induction may assume the validity of these only."""
+    registers, outputs of instances that hold one (`System.valid_outputs`), and elements of enum
+    register arrays of the same kind. Not so: a register loaded from a memory (its contents are
+    arbitrary until written), from `prev` (arbitrary before the first cycle), or written bit by
+    bit. Returns them and the test of a value (an IR node) built that way."""
     d = system.design
     codes = {name: set(info.variants.values()) for name, info in d.enums.items()}
-    inputs = {n for n, _ in system.inputs}
+    inputs = {n for n, _ in system.inputs} - (system.free_outputs - system.valid_outputs)
 
     def valid_init(sv: StateVar) -> bool:
         return sv.init is not None and sv.init in codes[sv.ty.enum]
@@ -847,7 +891,26 @@ def variant_registers(system: System) -> set[str]:
             if sv.name in keep and not value_ok(sv.next, memo):
                 keep.discard(sv.name)
                 changed = True
-    return scalars
+    return scalars, lambda n: value_ok(n, memo)
+
+
+def variant_registers(system: System) -> set[str]:
+    """The scalar enum registers that hold a variant in every reachable state, by construction
+    (`_variants`). Induction may assume the validity of these only."""
+    return _variants(system)[0]
+
+
+def variant_outputs(system: System) -> set[str]:
+    """The enum outputs of a module that hold a variant by construction (as `_variants` says of
+    registers): what a module that instantiates it may assume about them."""
+    scalars, ok = _variants(system)
+    out = set()
+    for s in system.design.signals.values():
+        if s.ty is None or s.ty.kind != "enum" or s.kind not in ("out", "out_reg"):
+            continue
+        if s.name in scalars or (s.kind == "out" and ok(system.comb[s.name])):
+            out.add(s.name)
+    return out
 
 
 def source_snippet(lines: list[str], span: S.Span) -> str:
@@ -864,5 +927,13 @@ def source_snippet(lines: list[str], span: S.Span) -> str:
     return " ".join(text.split())
 
 
-def elaborate(d: Design) -> System:
-    return Elaborator(d).system()
+def elaborate(d: Design, mode: str = "flat") -> System:
+    """The transition system of a module. With instances, `mode` says what they are:
+    "flat" (the default) their whole logic, inlined under their names (`u.count`): the module's
+    real behaviour, what the evaluator and simulations run; "contract" their contracts only,
+    as the proofs use them (`sysr.hier.contract`); "shallow" nothing (their outputs are free
+    inputs), as a back end that keeps the hierarchy needs."""
+    if not d.instances or mode == "shallow":
+        return Elaborator(d).system()
+    from .hier import flatten, with_contracts
+    return flatten(d) if mode == "flat" else with_contracts(d)

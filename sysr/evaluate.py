@@ -44,6 +44,7 @@ class Cycle:
     props: list[int]  # property values in System.props order
     requires: list[int]
     visible: dict[str, object] | None = None  # the state as read in the cycle (see `shown`)
+    assumes: list[int] = ()  # the instances' contracts, in System.assumes order
 
     @property
     def shown(self) -> dict[str, object]:
@@ -141,12 +142,13 @@ class Evaluator:
         env.update(values)
         props = [self.eval(p.expr, env, memo) for p in self.sys.props]
         reqs = [self.eval(p.expr, env, memo) for p in self.sys.requires]
+        assumed = [self.eval(p.expr, env, memo) for p in self.sys.assumes]
         nxt = {sv.name: self.eval(sv.next, env, memo) for sv in self.sys.state}
         visible = None
         if self.sys.visible:
             visible = dict(state)
             visible.update({name: self.eval(expr, env, memo) for name, expr in self.sys.visible.items()})
-        cyc = Cycle({n: env[n] for n, _ in self.sys.inputs}, dict(state), values, props, reqs, visible)
+        cyc = Cycle({n: env[n] for n, _ in self.sys.inputs}, dict(state), values, props, reqs, visible, assumed)
         return cyc, nxt
 
     def run(self, inputs: list[dict[str, int]], state: dict[str, object] | None = None) -> list[Cycle]:

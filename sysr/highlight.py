@@ -12,7 +12,8 @@ comments, operators (`/` and `%` among them) and punctuation. A character sysr d
 checker. A name is a `Name`: a raw identifier `r#match` is one token, and so is a keyword used as
 a name (sysr reserves keywords only where the grammar expects them: a port may be named `out`,
 and `areset: areset` names an asynchronous reset `areset`). The port kinds `clock`, `reset`,
-`reset_n`, `areset` and `areset_n` are declarations, like `reg` and `out`.
+`reset_n`, `areset` and `areset_n` are declarations, like `reg` and `out`, and so is `inst`
+(`inst u = counter(...)`: `counter` is a `Name.Function`, as in its `module counter`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .types import BUILTINS
 
 CONTROL = ("if", "then", "else", "match", "for", "in", "comb", "seq", "as")
 DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "ghost", "out", "clock",
-                "reset", "reset_n", "areset", "areset_n")
+                "reset", "reset_n", "areset", "areset_n", "inst")
 PROPERTIES = ("requires", "ensures", "invariant", "assert", "forall", "exists")
 SUFFIX = r"(?:[us][0-9]+)?"
 # Keywords are reserved only where the grammar expects them (a port may be named `out`): a
@@ -48,6 +49,8 @@ class SysrLexer(RegexLexer):
             (r"/\*", Comment.Multiline, "comment"),
             (rf"(module|fn)(\s+)({NAME})", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
             (rf"(enum)(\s+)({NAME})", bygroups(Keyword.Declaration, Whitespace, Name.Class)),
+            (rf"(inst)(\s+)({NAME})(\s*)(=)(\s*)({NAME})",  # an instance: the module's name as a module's
+             bygroups(Keyword.Declaration, Whitespace, Name, Whitespace, Operator, Whitespace, Name.Function)),
             (rf"({NAME})(::)({NAME})", bygroups(Name.Class, Operator, Name.Constant)),
             (r"r#[A-Za-z_]\w*", Name),
             (words(CONTROL + DECLARATIONS + PROPERTIES, suffix=USED_AS_NAME), Name),

@@ -22,6 +22,10 @@ within the benchmark's budget (2 GiB of address space, 180 s):
 - `MAX_QUANT_INSTANCES` and `MAX_DESIGN_SIZE` bound what elaboration builds: quantifier bodies
   over all expansions together (nested quantifiers multiply), and operations after fns are
   inlined, `for` loops unrolled and quantifiers expanded (z3 gets one copy per cycle checked);
+  a hierarchy flattened for simulation (`sysr.hier`) shares one budget over all its instances;
+- `MAX_INSTANCES` and `MAX_HIERARCHY_DEPTH` bound the instances of a file and how deeply modules
+  nest through them (each module is proven on its own, with its children's contracts, so the
+  proofs grow with the modules, not with the flattened hierarchy);
 - `DEFAULT_TIME_LIMIT_S` is the time the proofs of one `sysr check` may take in all; what was
   not decided by then is V003, so a check ends with a verdict before the benchmark's 180 s
   (the rest is startup, the static checks and building the queries, which the other limits
@@ -62,6 +66,8 @@ MAX_NAME_CHARS = 256  # L004
 MAX_SIGNALS = 4096  # L006: ports, registers, memories and wires, ghost ones included; real: 42
 MAX_QUANT_INSTANCES = 1 << 17  # L005: quantifier bodies, all expansions together
 MAX_DESIGN_SIZE = 200_000  # L007: elaborated operations; real designs: up to 1,082
+MAX_INSTANCES = 1024  # L009: `inst` declarations in a file
+MAX_HIERARCHY_DEPTH = 32  # L010: modules nested in each other through instances, the top included
 DEFAULT_TIME_LIMIT_S = 120.0  # the proofs of one check, in all (V003 for what is left)
 
 # ---- output ----------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """The checked design: what the checker hands to the verifier and the lowering.
 
-A `Design` keeps the syntax tree and adds what the checks worked out: every signal with its
-kind and type, enums and their encodings, constant values, functions, the type of every
-expression (`types`, keyed by `id(node)`), what every name refers to (`refs`), and the
-order in which combinational drivers can be evaluated.
+A `Design` is one module: it keeps the syntax tree and adds what the checks worked out: every
+signal with its kind and type, enums and their encodings, constant values, functions, the type
+of every expression (`types`, keyed by `id(node)`, shared by the modules of a file), what every
+name refers to (`refs`), its instances, and the order in which combinational drivers can be
+evaluated. A `Hierarchy` is every module of a file and which one is the top.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from .types import Ty
 
 # Signal kinds. Ports: in, out, out_reg, clock, and the resets (reset, reset_n synchronous;
 # areset, areset_n asynchronous). Declarations: reg, mem (a register array without reset
-# value), wire. Ghost declarations set `ghost`.
+# value), wire. Ghost declarations set `ghost`. Instances: inst_in, inst_out (named `u.x`).
 STATE_KINDS = ("out_reg", "reg", "mem")
 COMB_KINDS = ("out", "wire")
+# The ports of an instance `u` as signals of the module that holds it: `u.x` (an input of the
+# child, driven by its binding) and `u.y` (an output of the child, driven by the instance).
+INST_KINDS = ("inst_in", "inst_out")
+NET_KINDS = COMB_KINDS + INST_KINDS  # signals with a combinational driver
 
 
 @dataclass
@@ -41,6 +46,11 @@ class Signal:
         return self.kind in COMB_KINDS
 
     @property
+    def is_net(self) -> bool:
+        """A combinational signal: a wire, an output, or a port of an instance."""
+        return self.kind in NET_KINDS
+
+    @property
     def is_input(self) -> bool:
         return self.kind == "in" or self.kind in S.RESET_KINDS
 
@@ -57,6 +67,10 @@ class Signal:
         words = {"in": "input", "out": "output", "out_reg": "registered output", "clock": "clock",
                  "reset": "reset", "reset_n": "reset", "areset": "asynchronous reset",
                  "areset_n": "asynchronous reset", "reg": "register", "mem": "memory", "wire": "wire"}
+        if self.kind in INST_KINDS:
+            inst, port = self.name.split(".", 1)
+            which = "input" if self.kind == "inst_in" else "output"
+            return f"{which} `{S.written(port)}` of instance `{S.written(inst)}`"
         word = words[self.kind]
         if self.kind == "reg" and self.size is not None:
             word = "register array"
@@ -93,6 +107,24 @@ class Local:
     span: S.Span
 
 
+@dataclass(frozen=True, eq=False)
+class InstOutput:
+    """The driver of `u.y` in a module's drivers and comb order: instance `u`, for output `y`."""
+    inst: str
+    port: str
+    span: S.Span
+
+
+@dataclass
+class Instance:
+    """`inst NAME = MODULE(...)`: which module, and the binding of each of its inputs."""
+    name: str
+    module: str
+    decl: S.InstDecl
+    bindings: dict[str, S.Binding]  # child input port -> its binding (clock and reset included)
+    child: "Design | None" = None  # the child module's design (None when it does not exist)
+
+
 @dataclass
 class Design:
     file: S.SourceFile
@@ -111,6 +143,10 @@ class Design:
     reset_async: bool = False  # an `areset`/`areset_n` port: registers read as reset while it is active
     comb_order: list[object] = field(default_factory=list)  # drivers in evaluation order
     drivers: dict[str, object] = field(default_factory=dict)  # signal name -> driving item
+    instances: dict[str, Instance] = field(default_factory=dict)  # in declaration order
+    # For each combinational output, the inputs it depends on in the same cycle (through logic
+    # and instances): what a module that instantiates this one needs to find cycles.
+    summary: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def ty(self, expr) -> Ty:
         return self.types[id(expr)]
@@ -121,3 +157,46 @@ class Design:
 
     def specs(self) -> list[S.Spec]:
         return [i for i in self.module.items if isinstance(i, S.Spec)]
+
+
+@dataclass
+class Hierarchy:
+    """Every module of a file, checked, and which one is the top."""
+    file: S.SourceFile
+    modules: dict[str, Design]  # in source order
+    top: str
+
+    @property
+    def top_design(self) -> Design:
+        return self.modules[self.top]
+
+    def bottom_up(self) -> list[Design]:
+        """Every module, each after the modules it instantiates (a module on an instantiation
+        cycle, which is an error, after those it reaches)."""
+        out: list[Design] = []
+        seen: set[str] = set()
+
+        def visit(d: Design) -> None:
+            if d.module.name in seen:
+                return
+            seen.add(d.module.name)
+            for inst in d.instances.values():
+                if inst.child is not None:
+                    visit(inst.child)
+            out.append(d)
+
+        for d in self.modules.values():
+            visit(d)
+        return out
+
+    def reachable(self) -> list[Design]:
+        """The top, then every module it instantiates, directly or not, in order of first instance."""
+        out: list[Design] = []
+        todo = [self.top_design]
+        while todo:
+            d = todo.pop(0)
+            if any(x is d for x in out):
+                continue
+            out.append(d)
+            todo += [i.child for i in d.instances.values() if i.child is not None]
+        return out

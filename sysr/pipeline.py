@@ -1,7 +1,8 @@
 """The checking pipeline in one place: parse, names and types, structure, then proofs.
 
-`analyze` runs the static stages and returns the design with its diagnostics; `check` adds
-verification when the static stages found no error. The command line and the lowering call
+`analyze` runs the static stages and returns the design (the top module) and the whole
+hierarchy with their diagnostics; `check` adds verification when the static stages found no
+error: every module is proven on its own, with its instances' contracts (`sysr.smt.hier`). The command line and the lowering call
 these; nothing user-facing raises. Both run on a thread with a deep stack (`limits.run_deep`),
 and a stage that passes one of `sysr.limits` (or runs out of memory) ends the pipeline with that
 stage's L diagnostic instead of an exception; the proofs end by `Options.time_limit`.
@@ -16,10 +17,10 @@ from . import limits
 from .diagnostics import Diagnostic, Severity, sort_key
 from .front.check import check_names_types
 from .front.parse import parse
-from .front.structure import check_structure
+from .front.structure import check_hierarchy
 from .front.vacuous import never_checked
 from .front.syntax import Span
-from .model import Design
+from .model import Design, Hierarchy
 from .source import text_problem
 
 _START = Span(1, 1, 1, 2)
@@ -33,6 +34,7 @@ class Options:
     verify: bool = True
     time_limit: float = limits.DEFAULT_TIME_LIMIT_S  # all proofs of one check
     deadline: float | None = None  # time.monotonic() at which the proofs stop; set by `check`
+    top: str | None = None  # the top module (None: the one no other module instantiates)
 
 
 @dataclass
@@ -42,18 +44,19 @@ class Outcome:
     timing: dict[str, float] = field(default_factory=dict)
     properties: list[dict] = field(default_factory=list)
     verified: bool = False  # whether the proofs ran
+    hierarchy: Hierarchy | None = None  # every module; `design` is its top
 
     @property
     def accepted(self) -> bool:
         return not any(d.severity == Severity.ERROR for d in self.diagnostics)
 
 
-def analyze(text: str) -> Outcome:
-    """Parse and run the static checks."""
-    return limits.run_deep(_analyze, text)
+def analyze(text: str, top: str | None = None) -> Outcome:
+    """Parse and run the static checks (`top`: the top module's name, if not the default)."""
+    return limits.run_deep(_analyze, text, top)
 
 
-def _analyze(text: str) -> Outcome:
+def _analyze(text: str, top: str | None = None) -> Outcome:
     timing: dict[str, float] = {}
     problem = text_problem(text)
     if problem is not None:
@@ -69,21 +72,23 @@ def _analyze(text: str) -> Outcome:
     if tree is None:
         return Outcome(None, diags, timing)
     t1 = time.perf_counter()
-    checked, limit = limits.contained("checking the design", _START, _static, tree)
+    checked, limit = limits.contained("checking the design", _START, _static, tree, top)
     timing["static_s"] = time.perf_counter() - t1
     if limit is not None:
         return Outcome(None, [limit], timing)
-    design, diags = checked
+    hierarchy, diags = checked
     diags.sort(key=sort_key)
-    return Outcome(design, _dedupe(diags), timing)
+    design = hierarchy.top_design if hierarchy is not None else None
+    return Outcome(design, _dedupe(diags), timing, hierarchy=hierarchy)
 
 
-def _static(tree) -> tuple[Design | None, list[Diagnostic]]:
-    design, diags = check_names_types(tree)
-    if design is not None and not any(d.code.startswith("P") for d in diags):
-        diags += check_structure(design)
-        diags += never_checked(design)
-    return design, diags
+def _static(tree, top: str | None) -> tuple[Hierarchy | None, list[Diagnostic]]:
+    hierarchy, diags = check_names_types(tree, top)
+    if hierarchy is not None and not any(d.code.startswith("P") for d in diags):
+        diags += check_hierarchy(hierarchy)
+        for d in hierarchy.bottom_up():
+            diags += never_checked(d)
+    return hierarchy, diags
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -106,16 +111,13 @@ def check(text: str, options: Options | None = None) -> Outcome:
 
 
 def _check(text: str, options: Options) -> Outcome:
-    outcome = _analyze(text)
+    outcome = _analyze(text, options.top)
     if not outcome.accepted or outcome.design is None or not options.verify:
         return outcome
-    try:
-        from .smt.prove import verify
-    except ImportError:  # the verifier is not built yet
-        return outcome
+    from .smt.hier import verify_hierarchy
     t0 = time.perf_counter()
     proved, limit = limits.contained("proving the properties", outcome.design.module.name_span,
-                                     _verify, verify, outcome.design, options, text)
+                                     _verify, verify_hierarchy, outcome.hierarchy, options, text)
     outcome.timing["verify_s"] = time.perf_counter() - t0
     if limit is not None:
         outcome.diagnostics.append(limit)
@@ -128,11 +130,11 @@ def _check(text: str, options: Options) -> Outcome:
     return outcome
 
 
-def _verify(verify, design: Design, options: Options, text: str):
+def _verify(verify, hierarchy: Hierarchy, options: Options, text: str):
     """The proofs; z3 running out of memory outside a query is a MemoryError like Python's."""
     from .smt.bounded import lift_memory_cap, out_of_memory
     try:
-        return verify(design, options, text)
+        return verify(hierarchy, options, text)
     except Exception as e:
         if out_of_memory(e):
             lift_memory_cap()  # so that freeing what z3 holds cannot fail

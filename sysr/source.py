@@ -60,7 +60,7 @@ def text_problem(text: str) -> Diagnostic | None:
 def too_large(size: int) -> Diagnostic:
     return error("L001", f"the file is {size:,} bytes; the checker reads designs of up to "
                          f"{limits.MAX_FILE_BYTES:,} bytes", Span(1, 1, 1, 2),
-                 "a design this large is almost certainly generated or padded: keep one module with its "
+                 "a design this large is almost certainly generated or padded: keep the modules with their "
                  "fns and consts, and no long comments or repeated code")
 
 

@@ -686,19 +686,28 @@ class DesignGen:
         return Generated("\n".join(items) + "\n", self.module_name, m.memories)
 
 
-class ModuleParts:
-    """The pieces of one module, decided in order: ports, state, comb drivers, seq, asserts."""
+RESETS = [(5, ("rst", "reset")), (2, ("rst_n", "reset_n")), (2, ("arst", "areset")), (1, ("arst_n", "areset_n"))]
 
-    def __init__(self, g: DesignGen, consts: list[Val], fns: list[Fn]) -> None:
+
+class ModuleParts:
+    """The pieces of one module, decided in order: ports, state, comb drivers, seq, asserts.
+
+    `stateful`, `reset` and `has_reset` fix those choices (a hierarchy's modules share one kind of reset,
+    tests/gen_hier.py); `children` are (instance name, the child's parts) to instantiate, each
+    bound from what the module reads and what earlier instances output."""
+
+    def __init__(self, g: DesignGen, consts: list[Val], fns: list[Fn], stateful: bool | None = None,
+                 reset: tuple[str, str] | None = None, has_reset: bool | None = None,
+                 children: list | None = None) -> None:
         self.g = g
         ch = g.ch
         self.consts = consts
         self.fns = tuple(fns)
-        self.stateful = not ch.chance(0.1)  # else purely combinational: no clock, no reset
-        self.reset = ch.weighted([(5, ("rst", "reset")), (2, ("rst_n", "reset_n")), (2, ("arst", "areset")),
-                                  (1, ("arst_n", "areset_n"))])
+        self.children = children or []
+        self.stateful = not ch.chance(0.1) if stateful is None else stateful  # else no clock, no reset
+        self.reset = ch.weighted(RESETS) if reset is None else reset
         # now and then a clocked design without a reset port, whose registers have no reset value
-        self.has_reset = self.stateful and not ch.chance(0.08)
+        self.has_reset = self.stateful and (not ch.chance(0.08) if has_reset is None else has_reset)
         self.inputs = [Val(g.signal_name("a"), g.port_type()) for _ in range(ch.int(1, 4))]
         self.outputs = []  # (Val, registered, init): init None for a register without a reset value
         for _ in range(ch.int(1, 4)):
@@ -834,14 +843,30 @@ class ModuleParts:
             spec = spec.add(Val(self.reset[0], BOOL))
         return [f"assert {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
 
+    def instances(self, sc: Scope) -> tuple[list[str], Scope]:
+        """`inst` lines for `children`, and the scope with their outputs."""
+        g, lines = self.g, []
+        for name, child in self.children:
+            binds = []
+            if child.stateful:
+                binds.append("clk: clk")
+            if child.has_reset:
+                binds.append(f"{child.reset[0]}: {self.reset[0]}")
+            binds += [f"{v.name}: {g.expr(v.ty, g.depth, sc)}" for v in child.inputs]
+            lines.append(f"inst {name} = {child.name}({', '.join(g.ch.shuffle(binds))});")
+            sc = sc.add(*(Val(f"{name}.{v.name}", v.ty) for v, _, _ in child.outputs))
+        return lines, sc
+
     def text(self) -> str:
         g = self.g
         sc = self.base_scope()
+        insts, sc = self.instances(sc)
         comb, full = self.comb_drivers(sc)
-        body = self.decls() + comb + self.seq_blocks(full) + self.asserts(full)
+        body = self.decls() + insts + comb + self.seq_blocks(full) + self.asserts(full)
         if g.ch.chance(0.3):  # the order of module items does not matter
             body = g.ch.shuffle(body)
         inner = "\n".join("  " + line for line in body)
+        self.name = g.module_name
         return f"module {g.module_name}({self.ports_text()}) {{\n{inner}\n}}"
 
 

@@ -126,6 +126,31 @@ def wide_multipliers(n: int) -> str:
             f"{reqs}{props}}}\n")
 
 
+def many_instances(n: int) -> str:
+    """n instances of one small module in the top."""
+    insts = "".join(f"  inst u{i} = leaf(x: a);\n" for i in range(n))
+    return "module leaf(x: in u8, y: out u8) {\n  y = x + 1;\n}\n" + HEADER + insts + "  y = u0.y;\n}\n"
+
+
+def deep_hierarchy(n: int) -> str:
+    """n modules, each the only instance inside the next."""
+    out = ["module m0(x: in u8, y: out u8) {\n  y = x;\n}\n"]
+    out += [f"module m{i}(x: in u8, y: out u8) {{\n  inst u = m{i - 1}(x: x);\n  y = u.y;\n}}\n"
+            for i in range(1, n)]
+    return "".join(out)
+
+
+def doubling_instances(n: int) -> str:
+    """n modules, each with two instances of the one below: 2^(n-1) leaves when flattened (each
+    module is proven on its own, so only a replay on the flattened hierarchy meets its size). The
+    top's property is false, so its counterexample is replayed (tests/test_limits.py)."""
+    out = ["module m0(x: in u8, y: out u8) {\n  y = x + 1;\n}\n"]
+    out += [f"module m{i}(x: in u8, y: out u8) {{\n  inst a = m{i - 1}(x: x);\n  inst b = m{i - 1}(x: a.y);\n"
+            f"  y = b.y;\n}}\n" for i in range(1, n)]
+    out.append(f"module top(x: in u8, y: out u8) {{\n  inst t = m{n - 1}(x: x);\n  y = t.y;\n  assert y != 7;\n}}\n")
+    return "".join(out)
+
+
 def not_utf8(n: int) -> bytes:
     return b"// " + b"\xff" * n + b"\nmodule m(a: in u8, y: out u8) { y = a; }\n"
 
@@ -163,6 +188,8 @@ ATTACKS = {
     "deep fn chain": Attack(deep_fn_chain, 500, "L003", 60, "L003", proofs=True),
     "wide multipliers": Attack(wide_multipliers, 90, "L008", 30, "L008", proofs=True, memory=1024,
                                lowers=True),
+    "many instances": Attack(many_instances, 100_000, "L001", 1_025, "L009"),
+    "deep hierarchy": Attack(deep_hierarchy, 10_000, "L010", 33, "L010"),
     "not UTF-8": Attack(not_utf8, 1_000, "L002", 1, "L002"),
     "NUL bytes": Attack(nul_bytes, 1_000, "L002", 1, "L002"),
 }

@@ -74,7 +74,7 @@ def test_non_utf8_file_is_rejected_with_L002(capsys, tmp_path: Path) -> None:
 def test_internal_error_exits_2(capsys, monkeypatch) -> None:
     def broken(design):
         raise RuntimeError("boom from a test")
-    monkeypatch.setattr(pipeline, "check_structure", broken)
+    monkeypatch.setattr(pipeline, "check_hierarchy", broken)
     code, out, err = run_main(capsys, "check", "--no-verify", str(GOOD))
     assert code == 2
     assert "internal error" in err and "bug in sysr" in err and "boom from a test" in err

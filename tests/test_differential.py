@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -83,6 +83,7 @@ class Prepared:
     # the initial values chosen for the registers without a reset value (any value is one the
     # proofs cover; the simulators are given the same); one left out starts at 0
     initial: dict = field(default_factory=dict)
+    hierarchy: object = None  # the file's modules (`sysr.model.Hierarchy`), when it has instances
 
 
 def reset_less(system: E.System) -> list[E.StateVar]:
@@ -129,7 +130,8 @@ def prepare(gen: Generated, seed: int, n_cycles: int) -> Prepared:
     for row in inputs:
         cyc, state = ev.step(state, row)
         cycles.append(cyc)
-    return Prepared(gen, system, inputs, cycles, state, initial)
+    hierarchy = outcome.hierarchy if outcome.design.instances else None
+    return Prepared(gen, system, inputs, cycles, state, initial, hierarchy)
 
 
 # ---- z3 vs evaluator ----------------------------------------------------------------------
@@ -334,7 +336,7 @@ class SimCase:
     verilog: str  # the lowered module, renamed `<name>_d<key>`
     probes: list[Probe] = field(default_factory=list)
     mem_inits: list[str] = field(default_factory=list)  # testbench statements at time 0
-    names: dict = field(default_factory=dict)  # source name -> its name in the lowered Verilog
+    names: dict = field(default_factory=dict)  # source name (flat) -> `Placed`: where it is in the Verilog
     crash: str | None = None  # why there is no Verilog
 
     @property
@@ -344,18 +346,22 @@ class SimCase:
 
 def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimCase:
     """Lower a prepared design and work out its ports, probes and memory initialisation."""
-    from sysr.lower.module import ModuleLowering
+    from sysr.lower.module import ModuleLowering, lowerings
     d = prep.system.design
     try:
-        lowering = ModuleLowering(d, f"d{key}.sysr")  # what `sysr.lower.lower` runs
-        verilog = lowering.run()
+        # what `sysr.lower.lower` and `lower_hierarchy` run
+        parts = lowerings(prep.hierarchy, f"d{key}.sysr") if prep.hierarchy else [ModuleLowering(d, f"d{key}.sysr")]
+        verilog = "\n".join(m.run() for m in parts)
     except Exception as exc:  # a crash of the lowering: reported for this design, not fatal
         return SimCase(key, seed, prep, {}, [], "", crash=f"lower() raised {type(exc).__name__}: {exc}")
-    names = {s.name: lowering.name(s) for s in lowering.signals}
+    names = verilog_paths(parts)
     if corrupt is not None:
         verilog = corrupt(verilog)
     verilog, n = re.subn(rf"\bmodule\s+{re.escape(d.module.name)}\b", f"module {d.module.name}_d{key}", verilog, 1)
     assert n == 1, "no module header in the lowered Verilog:\n" + verilog
+    for child in (prep.hierarchy.reachable()[1:] if prep.hierarchy else ()):  # one copy of each per case
+        name = re.escape(child.module.name)
+        verilog = re.sub(rf"^(module\s+|\s+){name}(?= )", rf"\g<1>{child.module.name}_d{key}", verilog, flags=re.M)
     ports = [(p.name, p.kind, 1 if p.kind == "clock" else d.signals[p.name].ty.width) for p in d.module.ports]
     prelim = dict(prep.inputs[0])
     if d.reset is not None:
@@ -364,6 +370,46 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimC
     case.probes = port_probes(case) + internal_probes(case)
     case.mem_inits = memory_inits(case) + reset_less_inits(case)
     return case
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a source signal is in the lowered Verilog: its path below the top (`u1.count`,
+    `u1.g1.acc`), and the module that declares it (the source's name)."""
+    path: str
+    module: str
+    sig: object  # its `sysr.model.Signal` in that module
+    wire: "Placed | None" = None  # an instance's output: the wire it drives in the parent (`u1.g1_y`)
+
+    @property
+    def leaf(self) -> str:
+        return self.path.rsplit(".", 1)[-1]
+
+
+def verilog_paths(parts: list) -> dict[str, Placed]:
+    """Every lowered signal of the top and, through the instances, of every module below it,
+    under its name in the flat system (`u1.g1.acc`), from each module's lowering."""
+    by_module = {m.d.module.name: m for m in parts}
+    out = {}
+
+    def walk(m, prefix: str, path: str) -> None:
+        out.update({prefix + s.name: Placed(path + m.name(s), m.d.module.name, s) for s in m.signals})
+        for inst in m.d.instances.values():
+            walk(by_module[inst.module], f"{prefix}{inst.name}.", f"{path}{m.names[('inst', inst.name)]}.")
+            for port in m.output_ports(inst):
+                key = f"{inst.name}.{port.name}"
+                wire = Placed(path + m.names[("sig", key)], m.d.module.name, out[prefix + key].sig)
+                out[prefix + key] = replace(out[prefix + key], wire=wire)
+    walk(parts[0], "", "")
+    return out
+
+
+def module_text(case: "SimCase", module: str) -> str:
+    """The lowered text of one module of the case (the whole text for a single module)."""
+    if not case.prep.hierarchy:
+        return case.verilog
+    m = re.search(rf"^module {re.escape(module)}_d{case.key} \(.*?^endmodule$", case.verilog, re.M | re.S)
+    return m.group(0) if m else ""
 
 
 def port_probes(case: SimCase) -> list[Probe]:
@@ -387,18 +433,23 @@ def declaration(verilog: str, name: str) -> tuple[int, int | None] | None:
 
 def internal_probes(case: SimCase) -> list[Probe]:
     """Wires, registers, register arrays and memories, where the lowering kept the source name
-    (a flattened array is compared as one vector, element i at bits i*W): not needed for the
-    verdict (the outputs are), but they show where a disagreement starts."""
-    d = case.prep.system.design
+    (a flattened array is compared as one vector, element i at bits i*W), in the top and inside
+    its instances (through hierarchical names, with the outputs of the instances' modules): not
+    needed for the verdict (the top's outputs are), but they show where a disagreement starts."""
     out = []
-    for name, sig in d.signals.items():
-        if sig.kind == "wire" and not sig.ghost and declaration(case.verilog, name) == (sig.ty.width, None):
-            out.append(Probe(name, f"u{case.key}.{name}", lambda c, n=name: c.values[n]))
+    for name, at in case.names.items():
+        sig = at.sig
+        if sig.kind == "wire" and not sig.ghost and placed_declaration(case, at) == (sig.ty.width, None):
+            out.append(Probe(name, f"u{case.key}.{at.path}", lambda c, n=name: c.values[n]))
+        if at.wire is not None and placed_declaration(case, at.wire) == (sig.ty.width, None):
+            got = (lambda c, n=name: c.values[n]) if sig.kind == "out" else (lambda c, n=name: c.shown[n])
+            out.append(Probe(name, f"u{case.key}.{at.wire.path}", got))
     for sv in case.prep.system.state:
-        if sv.ghost or sv.kind not in ("reg", "mem"):
+        at = case.names.get(sv.name)
+        if sv.ghost or sv.kind not in ("reg", "mem") or at is None:
             continue
-        decl = declaration(case.verilog, sv.name)
-        where = f"u{case.key}.{sv.name}"
+        decl = placed_declaration(case, at)
+        where = f"u{case.key}.{at.path}"
         if decl is None:
             continue
         width, entries = decl
@@ -412,6 +463,10 @@ def internal_probes(case: SimCase) -> list[Probe]:
     return out
 
 
+def placed_declaration(case: SimCase, at: Placed) -> tuple[int, int | None] | None:
+    return declaration(module_text(case, at.module), at.leaf)
+
+
 def pack(values: list[int], width: int) -> int:
     return sum(v << (i * width) for i, v in enumerate(values))
 
@@ -422,11 +477,12 @@ def memory_inits(case: SimCase) -> list[str]:
     for sv in case.prep.system.state:
         if sv.kind != "mem" or sv.ghost:
             continue
-        decl = declaration(case.verilog, sv.name)
+        at = case.names.get(sv.name)
+        decl = placed_declaration(case, at) if at is not None else None
         if decl is None:  # the testbench cannot zero it: this design cannot be compared
             case.crash = f"memory `{sv.name}` not found in the lowered Verilog (the testbench zeroes it by name)"
             return []
-        where = f"u{case.key}.{sv.name}"
+        where = f"u{case.key}.{at.path}"
         if decl[1] is None:
             out.append(f"{where} = 0;")
         else:
@@ -442,7 +498,7 @@ def reset_less_inits(case: SimCase) -> list[str]:
         if sv.ghost:
             continue
         value = case.prep.initial.get(sv.name, 0)
-        out.append(f"u{case.key}.{case.names[sv.name]} = {sv.ty.width}'h{value:x};")
+        out.append(f"u{case.key}.{case.names[sv.name].path} = {sv.ty.width}'h{value:x};")
     return out
 
 

@@ -95,7 +95,7 @@ _SECTION = re.compile(r"\n`ifdef FORMAL\n.*?\n`endif\n", re.S)
 @pytest.mark.parametrize("src", ACCEPTED + REJECTED, ids=[rel(p) for p in ACCEPTED + REJECTED])
 def test_without_formal_it_is_the_plain_design(src: Path) -> None:
     code = formal(src)
-    assert len(_SECTION.findall(code)) == 1
+    assert len(_SECTION.findall(code)) == len(re.findall(r"^module ", code, re.M))  # one per module
     plain, _ = lower_text(src.read_text(), src.name)
     assert _SECTION.sub("", code) == plain
 
@@ -161,10 +161,17 @@ def test_smtbmc_confirms_every_proof(path: Path, cross_checks) -> None:
     assert r.disagreements == ()
 
 
+# Hierarchies rejected only because a child's contract is too weak for what the parent claims
+# (the checker's note says so): the real composed design holds, and smtbmc, which proves it with
+# every child's logic, proves it.
+WEAK_CONTRACTS = {"tests/verify/hier_claims_more.sysr", "tests/verify/hier_not_inductive.sysr"}
+
+
 @pytest.mark.parametrize("path", cases(REJECTED))
 def test_smtbmc_refutes_every_rejected_design(path: Path, cross_checks) -> None:
     r = cross_checks[path].result()
     expected = path.read_text().splitlines()[0].split(":", 1)[1].split()
     assert list(r.codes) == sorted({w.split("@")[0] for w in expected})
-    assert r.flow is not None and r.flow.verdict in ("refuted", "vacuous", "not-inductive")
+    verdicts = ("proven",) if rel(path) in WEAK_CONTRACTS else ("refuted", "vacuous", "not-inductive")
+    assert r.flow is not None and r.flow.verdict in verdicts
     assert r.disagreements == ()

@@ -95,6 +95,15 @@ def test_raw_identifiers_are_names_and_asynchronous_resets_are_port_kinds():
     assert [t for k, t in lex("r# x; a#b") if k in Error] == ["#", "#"]  # `#` is not a name's
 
 
+def test_an_instance_names_its_module_like_a_module_declaration():
+    tokens = [(k, t) for k, t in lex("module c(x: in u8, y: out u8) { y = x; }\n"
+                                     "module m(a: in u8, y: out u8) {\n  inst u = c(x: a);\n  y = u.y;\n}")
+              if t.strip()]
+    assert not [t for k, t in tokens if k in Error]
+    assert [k for k, t in tokens if t == "c"] == [Name.Function, Name.Function]
+    assert (Keyword.Declaration, "inst") in tokens and (Name, "u") in tokens
+
+
 def test_literals_keep_their_suffix_and_paths_their_parts():
     tokens = [(k, t) for k, t in lex("y = 0x0fu12 + 0b1010u4 + 1_000s16 + E::A;") if t.strip()]
     assert (Number.Hex, "0x0fu12") in tokens and (Number.Bin, "0b1010u4") in tokens

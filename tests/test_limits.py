@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from hostile import ATTACKS, operator_chain
+from hostile import ATTACKS, doubling_instances, operator_chain
 from sysr import cli, limits, pipeline
 from sysr.diagnostics import Diagnostic, Severity, Span, Trace, error, render
 from sysr.elab import elaborate
@@ -84,6 +84,21 @@ def test_nesting_just_inside_the_limit_is_checked_and_lowered() -> None:
     assert outcome.accepted and outcome.verified
     code, _ = lower_text(text, "m.sysr")
     assert code is not None and code.count("a + a") >= 1
+
+
+def test_a_hierarchy_too_large_to_flatten_is_still_proven_module_by_module(monkeypatch) -> None:
+    """Eleven levels of two instances each: 1,024 leaves when flattened, past a size limit made
+    small here. Each module is proven on its own (no flattening), and the top's counterexample,
+    which would be replayed on the flattened hierarchy, keeps its trace and says why it was not."""
+    text = doubling_instances(11)
+    assert "the contract of `m10` is too weak" in check(text, Options(depth=2)).diagnostics[0].notes[1]
+    monkeypatch.setattr(limits, "MAX_DESIGN_SIZE", 2_000)
+    outcome = check(text, Options(depth=2))
+    (d,) = outcome.diagnostics
+    assert d.code == "V002" and d.trace is not None and "assert y != 7" in d.message
+    assert "the real hierarchy is too large to run on these inputs (the design is too large" in d.notes[1]
+    code, _ = lower_text(text, "d.sysr")
+    assert code is not None and code.count("\nmodule ") == 12  # top, m10 .. m0: not 2,047 copies
 
 
 def test_limit_diagnostics_say_what_to_do(tmp_path: Path) -> None:
@@ -218,7 +233,7 @@ GOOD = (ROOT / "tests" / "cases" / "good" / "counter.sysr")
 def test_memory_error_in_the_static_checks_is_L008(monkeypatch, tmp_path: Path) -> None:
     def exhausted(design):
         raise MemoryError
-    monkeypatch.setattr(pipeline, "check_structure", exhausted)
+    monkeypatch.setattr(pipeline, "check_hierarchy", exhausted)
     code, data = checked(GOOD)
     assert code == 1 and [d["code"] for d in data["diagnostics"]] == ["L008"]
     assert data["diagnostics"][0]["message"].startswith("the checker ran out of memory while checking the design")
@@ -227,9 +242,9 @@ def test_memory_error_in_the_static_checks_is_L008(monkeypatch, tmp_path: Path) 
 def test_memory_error_in_the_lowering_is_L008(monkeypatch) -> None:
     import sysr.lower as lowering
 
-    def exhausted(design, name):
+    def exhausted(hierarchy, name):
         raise MemoryError
-    monkeypatch.setattr(lowering, "lower", exhausted)
+    monkeypatch.setattr(lowering, "lower_hierarchy", exhausted)
     code, _, err = run("lower", str(GOOD))
     assert code == 1 and "error[L008]: the checker ran out of memory while lowering the design" in err
 
@@ -248,7 +263,7 @@ def test_z3_out_of_memory_outside_a_query_is_L008(monkeypatch) -> None:
 def test_recursion_past_the_stack_is_L003(monkeypatch) -> None:
     def deep(design):
         return deep(design)
-    monkeypatch.setattr(pipeline, "check_structure", deep)
+    monkeypatch.setattr(pipeline, "check_hierarchy", deep)
     outcome = analyze(GOOD.read_text())
     assert [d.code for d in outcome.diagnostics] == ["L003"]
 
@@ -321,7 +336,7 @@ def test_unreadable_paths_are_usage_errors_with_json(tmp_path: Path) -> None:
 def test_internal_error_with_json_still_prints_json(monkeypatch) -> None:
     def broken(design):
         raise RuntimeError("boom")
-    monkeypatch.setattr(pipeline, "check_structure", broken)
+    monkeypatch.setattr(pipeline, "check_hierarchy", broken)
     code, out, err = run("check", "--json", str(GOOD))
     assert code == 2 and "Traceback" in err
     assert json.loads(out)["error"] == "internal error (a bug in sysr, not in the design): RuntimeError: boom"

@@ -42,8 +42,9 @@ def rendered(path: Path, outcome) -> str:
     text = path.read_text()
     out = [render(d, name, text) for d in outcome.diagnostics]
     status = "accepted" if outcome.accepted else "rejected"
-    out.append(f"{name}: {status}; properties: " +
-               ", ".join(f"{p['kind']} {p['status']}" for p in outcome.properties))
+    out.append(f"{name}: {status}; properties: " +  # (a file with several modules: each one's module)
+               ", ".join(f"{p['module'] + ' ' if 'module' in p else ''}{p['kind']} {p['status']}"
+                         for p in outcome.properties))
     return "\n\n".join(out) + "\n"
 
 

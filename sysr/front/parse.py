@@ -304,6 +304,16 @@ class _Build(Transformer):
     def spec_kw(self, c):
         return c[0]
 
+    @_rule
+    def inst_decl(self, span, c):
+        name, module, *bindings = c
+        return S.InstDecl(str(name), str(module), tuple(bindings), span, _tok_span(name), _tok_span(module))
+
+    @_rule
+    def binding(self, span, c):
+        port, value = c
+        return S.Binding(str(port), value, span, _tok_span(port))
+
     # -- statements
     @_rule
     def block(self, span, c):
@@ -481,6 +491,11 @@ class _Build(Transformer):
         return S.Name(str(c[0]), _tok_span(c[0]))
 
     @_rule
+    def inst_port(self, span, c):
+        inst, port = c
+        return S.InstPort(str(inst), str(port), span, _tok_span(inst), _tok_span(port))
+
+    @_rule
     def path(self, span, c):
         return S.Path(str(c[0]), str(c[1]), span)
 
@@ -538,7 +553,7 @@ def _expected(names) -> str:
         out.append("an expression")
     ops = words & _OPERATORS
     if len(ops) >= 3:
-        words -= _OPERATORS | {"`(`", "`::`"}  # after a name: a call or a path, rarely what was meant
+        words -= _OPERATORS | {"`(`", "`::`", "`.`"}  # after a name: a call, a path or an instance port, rarely what was meant
         out.append("an operator")
     out = sorted(words, key=lambda w: (w[1:2].isalpha(), w)) + out  # punctuation first
     if len(out) > 8:

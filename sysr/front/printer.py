@@ -148,6 +148,7 @@ _EXPR = {
     S.Concat: lambda e: "{" + ", ".join(expr(p) for p in e.parts) + "}",
     S.Call: lambda e: f"{_written(e.func)}(" + ", ".join(expr(a) for a in e.args) + ")",
     S.Quant: lambda e: f"{e.kind} {_written(e.var)}: {type_ref(e.ty)} :: {expr(e.body)}",
+    S.InstPort: lambda e: f"{_written(e.inst)}.{_written(e.port)}",
 }
 
 
@@ -271,7 +272,22 @@ def module_item(it, depth: int) -> list[str]:
         return _put(pad, f"{it.kind} {expr(it.expr)};")
     if isinstance(it, S.ConstDecl):
         return _put(pad, _const(it))
+    if isinstance(it, S.InstDecl):
+        return _instance(it, pad)
     raise _unknown("the module item", it)
+
+
+def _instance(it: S.InstDecl, pad: str) -> list[str]:
+    """`inst u = m(a: x, b: y);` on one line, or one binding a line when that is too long."""
+    binds = [f"{_written(b.port)}: {expr(b.value)}" for b in it.bindings]
+    head = f"inst {_written(it.name)} = {_written(it.module)}("
+    one_line = f"{head}{', '.join(binds)});"
+    if len(pad + one_line) <= WIDTH and "\n" not in one_line:
+        return [pad + one_line]
+    lines = [pad + head]
+    for i, b in enumerate(binds):
+        lines += _put(pad + INDENT, b + ("," if i < len(binds) - 1 else ""))
+    return lines + [pad + ");"]
 
 
 def _const(c: S.ConstDecl) -> str:
@@ -314,7 +330,7 @@ def print_file(tree: S.SourceFile) -> str:
 
 # ---- comparing trees -------------------------------------------------------------------------
 
-_SPANS = frozenset({"span", "name_span", "var_span"})
+_SPANS = frozenset({"span", "name_span", "var_span", "module_span", "inst_span", "port_span"})
 
 
 def same_tree(a, b) -> bool:

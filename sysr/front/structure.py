@@ -1,18 +1,25 @@
 """Structure checks on a resolved design: drivers, latches, read-before-assign, loops, clock, reset.
 
-Runs after `sysr.front.check` has resolved names. Works out which item drives each signal (one
-driver each), that every combinational signal is assigned on every path through its block,
-that no combinational cycle exists (and the evaluation order of the drivers), that outputs and
-wires are driven, that registers have reset values, and that the clock and reset are present
-where registers need them; and that an invariant names no wire or output whose value depends on
-an input (a per-signal dataflow through comb blocks: data, conditions, `let`s, and a whole
-assignment replacing what came before). Also reports each hole (H001).
+Runs after `sysr.front.check` has resolved names, on each module after the modules it
+instantiates. Works out which item drives each signal (one driver each), that every
+combinational signal is assigned on every path through its block, that no combinational cycle
+exists (and the evaluation order of the drivers), that outputs and wires are driven, that
+registers have reset values, and that the clock and reset are present where registers need
+them; and that an invariant names no wire or output whose value depends on an input (a
+per-signal dataflow through comb blocks: data, conditions, `let`s, and a whole assignment
+replacing what came before). Also reports each hole (H001).
+
+Instances: the binding of input `x` of instance `u` drives the signal `u.x`, and the instance
+drives each output `u.y` (an `InstOutput`), which reads the `u.x` that the child's summary says
+`y` depends on in the same cycle. So a combinational cycle through an instance is found from
+the child's summary, without looking inside it, and each module's own summary (`Design.summary`:
+each output -> the inputs it depends on) is worked out here for the modules above it.
 """
 
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Related, error
-from ..model import Design, Signal
+from ..model import Design, Hierarchy, InstOutput, Signal
 from . import syntax as S
 
 
@@ -27,7 +34,7 @@ def _walk_expr(e, fn, under_prev=False):
     """Call fn(node, under_prev) for every Name-like node in e."""
     if e is None:
         return
-    if isinstance(e, S.Name):
+    if isinstance(e, (S.Name, S.InstPort)):
         fn(e, under_prev)
         return
     if isinstance(e, S.Call) and e.func == "prev":
@@ -99,7 +106,7 @@ class Structure:
     def expr_reads(self, e, item_id: int, own: set[str], assigned: set[str]) -> None:
         def visit(n, under_prev):
             sig = self.sig_of(n)
-            if sig is None or not sig.is_comb or under_prev:
+            if sig is None or not sig.is_net or under_prev:
                 return
             if sig.name in own:
                 if sig.name not in assigned and (item_id, sig.name) not in self.early_reads:
@@ -187,7 +194,7 @@ class Structure:
 
     def simple_driver(self, item, name: str, value, span: S.Span) -> None:
         sig = self.d.signals.get(name)
-        if sig is None or not sig.is_comb:
+        if sig is None or not sig.is_net:
             return
         self.items.append(item)
         self.reads[id(item)] = set()
@@ -198,6 +205,24 @@ class Structure:
             self.err("A003", f"combinational cycle: {S.written(name)} -> {S.written(name)}", item.span,
                      f"`{S.written(name)}` is computed from itself; to use its previous value, keep it in a "
                      f"register (`reg NAME: T = INIT;` assigned with `<=` in `seq`)")
+
+    def instance(self, item: S.InstDecl) -> None:
+        """The bindings drive `u.x`; the instance drives each `u.y`, from the `u.x` it depends on."""
+        inst = self.d.instances.get(item.name)
+        if inst is None or inst.decl is not item:
+            return
+        for port, b in inst.bindings.items():
+            self.simple_driver(b, f"{inst.name}.{port}", b.value, b.port_span)
+        summary = inst.child.summary if inst.child is not None else {}
+        for name, sig in self.d.signals.items():
+            if sig.kind != "inst_out" or sig.decl is not item:
+                continue
+            port = name.split(".", 1)[1]
+            out = InstOutput(inst.name, port, item.name_span)
+            self.items.append(out)
+            self.add_driver(sig, out, item.name_span)
+            self.reads[id(out)] = {f"{inst.name}.{x}" for x in summary.get(port, ())
+                                   if f"{inst.name}.{x}" in self.d.signals}
 
     # ---- seq blocks ------------------------------------------------------------------
     def seq_block(self, item: S.SeqBlock) -> None:
@@ -257,8 +282,15 @@ class Structure:
             names += self.driven_names(it)[:1]
         path = " -> ".join(names + names[:1])
         first = items[0]
+        notes = []
+        for i, it in enumerate(items):
+            if isinstance(it, InstOutput):
+                after = self.driven_names(items[(i + 1) % len(items)])[:1]
+                on = f"`{after[0]}`" if after else "the instance's inputs"
+                notes.append(f"`{it.inst}.{it.port}` depends on {on} in the same cycle, inside "
+                             f"`{self.d.instances[it.inst].module}`")
         self.err("A003", f"combinational cycle: {path}", first.span,
-                 "each of these is computed from the next; break the cycle with a register",
+                 "each of these is computed from the next; break the cycle with a register", *notes,
                  related=[Related(it.span, f"`{self.driven_names(it)[0]}` is driven here")
                           for it in items[1:] if self.driven_names(it)])
 
@@ -274,6 +306,8 @@ class Structure:
                 self.comb_block(item)
             elif isinstance(item, S.SeqBlock):
                 self.seq_block(item)
+            elif isinstance(item, S.InstDecl):
+                self.instance(item)
         d.comb_order = self.order()
         d.drivers = dict(self.drivers)
         for sig in d.signals.values():
@@ -344,6 +378,8 @@ class Structure:
 
     def deps_of(self, name: str, drv) -> set[str]:
         """The signals that the value `drv` gives `name` is computed from (reads under `prev` excluded)."""
+        if isinstance(drv, InstOutput):
+            return set(self.reads[id(drv)])
         if not isinstance(drv, S.CombBlock):
             return self.reads_of(drv.value, {}, {})
         if id(drv) not in self.block_deps:
@@ -415,7 +451,7 @@ class Structure:
             sig = d.signals[name]
             if sig.is_input:
                 return name
-            if not sig.is_comb or name in seen:
+            if not sig.is_net or name in seen:
                 return None
             drv = self.drivers.get(name)
             found = None
@@ -434,7 +470,7 @@ class Structure:
 
             def visit(n, under_prev):
                 s = self.sig_of(n)
-                if s is None or not s.is_comb or s.name in reported or under_prev:
+                if s is None or not s.is_net or s.name in reported or under_prev:
                     return
                 src = input_of(s.name, frozenset())
                 if src:
@@ -442,6 +478,28 @@ class Structure:
                     self.err("S003", f"an invariant is about state, but {s.describe()} depends on the input `{src}`",
                              n.span, "use `assert` for a property that depends on inputs")
             _walk_expr(spec.expr, visit)
+
+    def summarize(self) -> dict[str, frozenset[str]]:
+        """Each combinational output -> the inputs it depends on in the same cycle."""
+        d = self.d
+        memo: dict[str, frozenset[str]] = {}
+
+        def inputs(name: str, seen: frozenset) -> frozenset[str]:
+            if name in memo:
+                return memo[name]
+            sig = d.signals.get(name)
+            if sig is None or name in seen:
+                return frozenset()
+            if sig.is_input:
+                return frozenset([name])
+            drv = self.drivers.get(name)
+            if not sig.is_net or drv is None:
+                return frozenset()
+            out = frozenset().union(*(inputs(dep, seen | {name}) for dep in self.deps_of(name, drv)))
+            memo[name] = out
+            return out
+
+        return {s.name: inputs(s.name, frozenset()) for s in d.signals.values() if s.kind == "out"}
 
 
 def _merge(states: list[dict[str, set[str]]]) -> dict[str, set[str]]:
@@ -456,4 +514,13 @@ def _merge(states: list[dict[str, set[str]]]) -> dict[str, set[str]]:
 def check_structure(d: Design) -> list[Diagnostic]:
     s = Structure(d)
     s.run()
+    d.summary = s.summarize()
     return s.diags
+
+
+def check_hierarchy(h: Hierarchy) -> list[Diagnostic]:
+    """The structure checks of every module, each after the modules it instantiates."""
+    out: list[Diagnostic] = []
+    for d in h.bottom_up():
+        out += check_structure(d)
+    return out

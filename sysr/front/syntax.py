@@ -19,8 +19,8 @@ from typing import Union
 # are keywords only where no name can stand, so they work as plain names.
 # tests/test_raw_names.py checks this set against the parser's tables.
 RAW_KEYWORDS = frozenset("""
-assert comb const else ensures enum exists false fn for forall ghost if invariant let match
-module reg requires seq true wire
+assert comb const else ensures enum exists false fn for forall ghost if inst invariant let
+match module reg requires seq true wire
 """.split())
 
 
@@ -201,8 +201,18 @@ class Quant:
     var_span: Span
 
 
+@_node
+class InstPort:
+    """`u.y`: output `y` of the instance `u`."""
+    inst: str
+    port: str
+    span: Span
+    inst_span: Span
+    port_span: Span
+
+
 Expr = Union[IntLit, BoolLit, Name, Path, Hole, Unary, Binary, Cast, IfExpr, MatchExpr,
-             Index, Slice, Concat, Call, Quant]
+             Index, Slice, Concat, Call, Quant, InstPort]
 
 
 # ---- statements ------------------------------------------------------------------------
@@ -387,7 +397,27 @@ class FnDecl:
     name_span: Span
 
 
-ModuleItem = Union[RegDecl, WireDecl, ModAssign, CombBlock, SeqBlock, Spec, ConstDecl]
+@_node
+class Binding:
+    """`port: expr` in an instance: what drives input `port` of the instance."""
+    port: str
+    value: Expr
+    span: Span
+    port_span: Span
+
+
+@_node
+class InstDecl:
+    """`inst NAME = MODULE(port: expr, ...);`"""
+    name: str
+    module: str
+    bindings: tuple[Binding, ...]
+    span: Span
+    name_span: Span
+    module_span: Span
+
+
+ModuleItem = Union[RegDecl, WireDecl, ModAssign, CombBlock, SeqBlock, Spec, ConstDecl, InstDecl]
 
 
 @_node

@@ -177,6 +177,10 @@ class Exprs:
             return ctx.known[ref.name]
         return V(self.signal_name(ref.name), ATOM, ref.ty.width, local=ref.name in ctx.block)
 
+    def e_InstPort(self, e: S.InstPort, ctx: Ctx) -> V:
+        sig = self.d.refs[id(e)]
+        return V(self.signal_name(sig.name), ATOM, sig.ty.width)
+
     def signal_name(self, name: str) -> str:
         """The Verilog name a signal is read and written by."""
         return self.names[("sig", name)]

@@ -26,6 +26,12 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
 An asynchronous reset stays as `sysr lower` writes it (`always @(posedge clk or posedge arst)`);
 Yosys' `async2sync` pass gives it sysr's cycle model in the formal flow (`bench.smtbmc`).
 
+A file with several modules (`lower_formal_hierarchy`) keeps the hierarchy, each module with
+its own section; only the top's `requires` (and enum inputs) are assumed. Every other module's
+are asserted: in the composed design an instance's requirements are its parent's obligations,
+so Yosys proves the whole hierarchy, children's logic included, without the contracts the
+checker proves it with, which makes it an independent check of the compositional proof.
+
 Without FORMAL defined the text is the same design as `sysr lower`'s, token for token.
 """
 
@@ -35,10 +41,11 @@ import itertools
 
 from ..front import syntax as S
 from ..elab import elaborate, mentions_prev, source_snippet
-from ..model import Design
+from ..model import Design, Hierarchy
 from .expr import ATOM, LAND, Ctx, V, _range, literal, syntax_nodes
 from .formal_expr import FormalExprs, FormalStmts, FormalUnsupported, checking
 from .ir import INDENT, Assign, Check, Group, If, leaves, nested_temps, prune, render
+from .instances import lower_hierarchy as _lower_modules
 from .module import ModuleLowering, layout, merge_assigns
 from .names import VERILOG_KEYWORDS
 
@@ -46,14 +53,22 @@ __all__ = ["lower_formal", "FormalUnsupported"]
 
 
 def lower_formal(design: Design, source_name: str, source_text: str = "") -> str:
-    """The `--formal` Verilog text of a design that passed the static checks."""
+    """The `--formal` Verilog text of a module that passed the static checks, as a top."""
     return FormalLowering(design, source_name, source_text).run()
 
 
+def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "") -> str:
+    """The `--formal` Verilog text of a file's top module and every module it instantiates."""
+    return _lower_modules(h, source_name, lambda d, names, first: FormalLowering(
+        d, source_name, source_text, names, first, top=d is h.top_design).run())
+
+
 class FormalLowering(ModuleLowering):
-    def __init__(self, design: Design, source_name: str, source_text: str) -> None:
-        super().__init__(design, source_name)
+    def __init__(self, design: Design, source_name: str, source_text: str, modules: dict | None = None,
+                 header: bool = True, top: bool = True) -> None:
+        super().__init__(design, source_name, modules, header)
         self.lines = source_text.splitlines()
+        self.top = top  # its requires are assumed (else asserted: an instance's are its parent's to meet)
 
     def quote(self, span: S.Span) -> str:
         return source_snippet(self.lines, span)
@@ -202,7 +217,7 @@ class FormalLowering(ModuleLowering):
         body = self.enum_checks()
         for spec in self.d.specs():
             v = self.x(spec.expr, checking(Ctx("assign")))
-            kind = "assume" if spec.kind == "requires" else "assert"
+            kind = "assume" if spec.kind == "requires" and self.top else "assert"
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
             if mentions_prev(spec.expr):
@@ -218,14 +233,17 @@ class FormalLowering(ModuleLowering):
                               self.x.obligations))
         if not body:
             return []
-        return self.named(["// The properties, in every cycle: `requires` are assumed, the others asserted.",
+        head = ("// The properties, in every cycle: `requires` are assumed, the others asserted." if self.top else
+                "// The properties, in every cycle, all asserted: this module is an instance, whose "
+                "`requires` its parent meets.")
+        return self.named([head,
                            "always @* begin"] + render(body, 1) + ["end"])
 
     def enum_checks(self) -> list:
         """An enum input is assumed to hold a variant; an enum register is asserted to, where the
         checker's induction takes it for granted (`sysr.elab.variant_registers`)."""
         out = []
-        always_variant = elaborate(self.d).enum_state  # the registers the checker's induction trusts
+        always_variant = elaborate(self.d, "contract").enum_state  # the registers the checker's induction trusts
         for s in self.signals:
             if s.ty is None or s.ty.kind != "enum" or not (s.is_input or s.name in always_variant):
                 continue
@@ -235,7 +253,7 @@ class FormalLowering(ModuleLowering):
             name = self.name(s)
             cond = " || ".join(f"{name} == {self.names[('variant', info.name, v)]}" for v in info.variants)
             if s.is_input:
-                out.append(Check(cond, "assume", self.x.labels(f"enum_{name}"),
+                out.append(Check(cond, "assume" if self.top else "assert", self.x.labels(f"enum_{name}"),
                                  f"{name} holds a variant of {info.name} (implicit requires)"))
             else:
                 out.append(Check(cond, "assert", self.x.labels(f"enum_{name}"),

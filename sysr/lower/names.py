@@ -72,3 +72,21 @@ class Names:
 
     def __getitem__(self, key: object) -> str:
         return self.by_key[key]
+
+
+def source_names(d) -> Names:
+    """The names of a module's lowering before anything generated: its signals' and consts'
+    (those that need no escaping before those that do), then enum variants. A parent connects
+    its instances by the child's port names from here (`sysr.lower.instances`)."""
+    from ..model import INST_KINDS
+    names = Names()
+    sources = [(("sig", s.name), s.name) for s in d.signals.values() if not s.ghost and s.kind not in INST_KINDS]
+    sources += [(("const", c), c) for c in d.consts]
+    for escaped in (False, True):
+        for key, base in sources:
+            if (base in VERILOG_KEYWORDS) == escaped:
+                names.claim(key, base)
+    for e in d.enums.values():
+        for v in e.variants:
+            names.claim(("variant", e.name, v), f"{e.name.upper()}_{v.upper()}")
+    return names

@@ -27,6 +27,7 @@ import z3
 from .. import elab as E
 from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue, Evaluator
+from ..front import syntax as S
 from ..front.syntax import Span
 from ..model import Design
 from ..types import Ty, to_signed
@@ -53,12 +54,52 @@ class Verdict:
     diag: Diagnostic | None = None
 
 
+class Goal:
+    """Whether any of `props` (pairs of a verdict and its term at the goal cycle) fails there.
+
+    The contract of that cycle (the instances' contracts and the known facts) is assumed for
+    every property but an instance's requirement: an instance ensures what it ensures in a cycle
+    only if its requirements held in that cycle, so proving one of them with it would be circular
+    (docs/reference.md, "Hierarchy"). The early contracts, which hold whatever the cycle's inputs,
+    are among the assumptions for all (`Prover.full_cycle`). The negations are made here, before
+    the unrolling the query needs, so that a query without instances is built term for term as
+    it always was (z3's search depends on the order terms are made in); `wrap` puts even one
+    negation in an `Or`, as the queries over several properties do."""
+
+    def __init__(self, props: list, wrap: bool = True) -> None:
+        self.verdicts = [v for v, _ in props]  # (the terms are not kept: z3 reuses the numbers of
+        self.wrap = wrap                        # freed terms, and its search follows them)
+        plain = [z3.Not(term) for v, term in props if v.prop.kind != "instance"]
+        self.owed = [z3.Not(term) for v, term in props if v.prop.kind == "instance"]
+        self.any_plain = self._any(plain) if plain else None
+
+    def _any(self, negations: list):
+        return negations[0] if len(negations) == 1 and not self.wrap else z3.Or(negations)
+
+    def query(self, contract: list) -> tuple[list, object]:
+        """(terms to assume, goal)."""
+        if not self.owed:
+            return list(contract), self.any_plain
+        owed = list(self.owed)
+        if self.any_plain is not None:
+            owed.append(z3.And(list(contract) + [self.any_plain]))
+        return [], self._any(owed)
+
+    def failed(self, model, contract: list, term_of) -> list:
+        """The verdicts whose property the model breaks (for one that may use the contract, in a
+        run where the contract holds). `term_of(verdict)` makes the property's term again (as the
+        checker always has, so that later queries see the same terms made in the same order)."""
+        holds = all(z3.is_true(model.eval(c, model_completion=True)) for c in contract)
+        return [v for v in self.verdicts if z3.is_false(model.eval(term_of(v), model_completion=True))
+                and (holds or v.prop.kind == "instance")]
+
+
 class Prover:
-    def __init__(self, design: Design, options, source: str) -> None:
+    def __init__(self, design: Design, options, source: str, system: E.System | None = None) -> None:
         self.d = design
         self.opts = options
         self.lines = source.splitlines()
-        self.sys = E.elaborate(design)
+        self.sys = system if system is not None else E.elaborate(design, "contract")
         self.divides = any(r.kind == "lemma" for r in self.sys.requires)  # the design has `/` or `%`
         self.ev = Evaluator(self.sys)
         self.diags: list[Diagnostic] = []
@@ -114,8 +155,8 @@ class Prover:
                 cols.append((s.name, "comb", s.ty, "ghost"))
         return cols
 
-    def make_trace(self, title: str, cycles, failing: int) -> Trace:
-        cols = self.columns()
+    def make_trace(self, title: str, cycles, failing: int, cols=None) -> Trace:
+        cols = self.columns() if cols is None else cols
         rows, raw = [], []
         for cyc in cycles:
             row, rrow = [], []
@@ -176,6 +217,11 @@ class Prover:
             k = depth = 1
         self.bmc_init()
         if not self.bmc(0, 1, range(len(self.verdicts))):
+            return self.diags, self.json()
+        if not self.sys.state:  # cycle 0 was any cycle: what it did not refute is proven
+            for v in self.verdicts:
+                if v.status == "proven":
+                    v.depth = depth
             return self.diags, self.json()
         # What holds in any state, or one cycle after any state, needs no more bounded cycles and
         # no induction: settle it on those small problems first.
@@ -242,20 +288,29 @@ class Prover:
             return False
         return True
 
-    def full_cycle(self, t: int, facts: list) -> list:
-        """The whole design's cycle t of the bounded unrolling, with the facts known then."""
+    def full_cycle(self, t: int, facts: list) -> tuple[list, list]:
+        """The whole design's cycle t of the bounded unrolling: (the transition into it, enum
+        validity and the requirements; the instances' contracts and the facts known then)."""
         un = self.bmc_un
         out = (un.transition(t - 1) if t > 0 else []) + un.valid(t, state_too=False)
-        out += [un.prop(r, t) for r in self.sys.requires]
+        out += [un.prop(r, t) for r in self.sys.requires] + self.contract(un, t, early=True)
+        contract = self.contract(un, t, early=False)
         if facts:
-            out.append(z3.And([un.prop(f, t) for f in facts]))
-        return out
+            contract.append(z3.And([un.prop(f, t) for f in facts]))
+        return out, contract
 
-    def terms_to(self, t: int) -> list:
-        """The bounded unrolling of cycles 0..t, built when a property query first needs it."""
+    def terms_to(self, t: int) -> tuple[list, list]:
+        """The bounded unrolling of cycles 0..t, built when a property query first needs it:
+        (everything but cycle t's contract and facts; those, for `Goal`)."""
         while self.bmc_pending and len(self.bmc_built) <= t:
             self.bmc_built.append(self.bmc_pending.pop(0)())
-        return [x for cyc in self.bmc_built[:t + 1] for x in cyc]
+        out = [x for base, contract in self.bmc_built[:t] for x in base + contract]
+        return out + self.bmc_built[t][0], self.bmc_built[t][1]
+
+    def contract(self, un: Unrolling, t: int, early: bool | None = None) -> list:
+        """The instances' contracts in cycle t of an unrolling: all, or the early ones (decided
+        before the cycle's inputs: `sysr.hier.contract.settled_before`) or the others."""
+        return [un.prop(a, t) for a in self.sys.assumes if early is None or (a.what == "early") == early]
 
     def decide(self, terms: list, goal, timeout_s: float | None = None):
         """One query in a solver of its own: z3's one-shot bit-vector tactics are much faster
@@ -265,6 +320,12 @@ class Prover:
         s.add(goal)
         res = s.check()
         return res, (s.model() if res == z3.sat else None), (s.reason_unknown() if res == z3.unknown else "")
+
+    def decide_one(self, v: Verdict, un: Unrolling, t: int, terms: list, contract: list, timeout_s=None):
+        """`decide` whether `v` fails in cycle t (the goal's terms are freed on return, as the
+        checker always has: z3 reuses the numbers of freed terms, and its search follows them)."""
+        assumed, goal = Goal([(v, un.prop(v.prop, t))], wrap=False).query(contract)
+        return self.decide(terms + assumed, goal, timeout_s)
 
     def bmc(self, start: int, stop: int, indexes) -> bool:
         """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the
@@ -279,9 +340,12 @@ class Prover:
                 if not self.extend():
                     return False
             while active:
-                goal = z3.Or([z3.Not(un.prop(self.verdicts[k].prop, t)) for k in active])
+                query = Goal([(self.verdicts[k], un.prop(self.verdicts[k].prop, t)) for k in active])
+                goal = None  # (the last query's goal goes before this cycle is built: see `Goal`)
+                terms, contract = self.terms_to(t)
+                assumed, goal = query.query(contract)
                 t0 = time.perf_counter()
-                res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t), goal)
+                res, model, reason = self.decide(self.bmc_init_terms + terms + assumed, goal)
                 spent = time.perf_counter() - t0
                 for k in active:
                     self.verdicts[k].time_s += spent / len(active)
@@ -295,8 +359,8 @@ class Prover:
                     self.give_up(self.verdicts[active[0]], f"bounded check at cycle {t}", reason)
                     active = []
                     break
-                failed = [k for k in active if z3.is_false(model.eval(un.prop(self.verdicts[k].prop, t),
-                                                                      model_completion=True))]
+                broken = query.failed(model, contract, lambda v: un.prop(v.prop, t))
+                failed = [k for k in active if self.verdicts[k] in broken]
                 if not failed:
                     raise VerifierBug("a counterexample model violates no property")
                 cycles = self.replay(model, un, t, free_all=False)
@@ -313,8 +377,8 @@ class Prover:
         un = self.bmc_un
         keep = []
         for k in active:
-            res, model, reason = self.decide(self.bmc_init_terms + self.terms_to(t),
-                                             z3.Not(un.prop(self.verdicts[k].prop, t)))
+            terms, contract = self.terms_to(t)
+            res, model, reason = self.decide_one(self.verdicts[k], un, t, self.bmc_init_terms + terms, contract)
             if res == z3.unknown:
                 self.give_up(self.verdicts[k], f"bounded check at cycle {t}", reason)
             elif res == z3.sat:
@@ -352,12 +416,20 @@ class Prover:
             return f"the {p.text}"
         if p.kind == "divisor":
             return f"that the {p.text} is not zero"
+        if p.kind == "instance" and p.what == "enum":
+            return f"the requirement of `{S.written(p.module)}` that {p.text} (instance `{S.written(p.inst)}`)"
+        if p.kind == "instance":
+            return f"the requirement `{p.text}` of `{S.written(p.module)}` (instance `{S.written(p.inst)}`)"
         return f"`{p.kind} {p.text}`"
 
     def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
         k = self.verdicts.index(v)
         last = cycles[t]
-        if last.props[k] != 0 or not all(all(c.requires) for c in cycles):
+        late = [i for i, a in enumerate(self.sys.assumes) if a.what != "early"]
+        owed = v.prop.kind == "instance"  # (its cycle's late contract is not assumed: `Goal`)
+        if last.props[k] != 0 or not all(all(c.requires) for c in cycles) or not all(
+                all(x for i, x in enumerate(c.assumes) if not (owed and j == t and i in late))
+                for j, c in enumerate(cycles)):
             raise VerifierBug(f"the counterexample for `{v.prop.text}` does not replay on the concrete "
                               "semantics")
         v.status = "refuted"
@@ -396,7 +468,9 @@ class Prover:
             base += un.valid(t, state_too=True)
             base += [un.prop(r, t) for r in self.sys.requires]
             if t < k:
-                base += un.transition(t)
+                base += un.transition(t) + self.contract(un, t)
+        base += self.contract(un, k, early=True)
+        contract = self.contract(un, k, early=False)
         lemma_terms = {id(v): [un.prop(v.prop, t) for t in range(k)] for v in candidates}
         lemmas = list(candidates)
         while True:
@@ -404,20 +478,21 @@ class Prover:
             if not pending:
                 break
             assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
-            goal = z3.Or([z3.Not(un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
+            query = Goal([(v, un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
+            at_k, goal = query.query(contract)
             t0 = time.perf_counter()
-            res, model, reason = self.decide(base + assumed, goal, QUICK_S if len(pending) > 1 else None)
+            res, model, reason = self.decide(base + assumed + at_k, goal, QUICK_S if len(pending) > 1 else None)
             for v in pending:
                 v.time_s += (time.perf_counter() - t0) / len(pending)
             if res == z3.unsat:
                 break
             if res == z3.unknown and len(pending) > 1:
-                dropped = self.induction_each(pending, base + assumed, un, k, failed)
+                dropped = self.induction_each(pending, base + assumed, un, k, failed, contract)
             elif res == z3.unknown:
                 self.give_up(pending[0], f"induction step (k={k})", reason)
                 dropped = pending
             else:  # a counterexample to induction: drop every lemma it breaks, try the rest again
-                dropped = [v for v in pending if z3.is_false(model.eval(un.prop(v.prop, k), model_completion=True))]
+                dropped = query.failed(model, contract, lambda v: un.prop(v.prop, k))
                 if not dropped:
                     raise VerifierBug("a counterexample to induction violates no property")
                 for v in dropped:
@@ -428,13 +503,13 @@ class Prover:
         return failed
 
     def induction_each(self, pending: list[Verdict], terms: list, un: Unrolling, k: int,
-                       failed: dict[int, tuple]) -> list[Verdict]:
+                       failed: dict[int, tuple], contract: list) -> list[Verdict]:
         """After the query over all came back unknown: each property alone. Returns those that
         fail (recorded in `failed`) or stay undecided (V003)."""
         dropped = []
         for v in pending:
             t0 = time.perf_counter()
-            res, model, reason = self.decide(terms, z3.Not(un.prop(v.prop, k)))
+            res, model, reason = self.decide_one(v, un, k, terms, contract)
             v.time_s += time.perf_counter() - t0
             if res == z3.sat:
                 failed[id(v)] = (v, model, un)
@@ -463,12 +538,14 @@ class Prover:
             for t in range(steps + 1):
                 base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
                 if t < steps:
-                    base += un.transition(t)
+                    base += un.transition(t) + self.contract(un, t)
+            base += self.contract(un, steps, early=True)
+            contract = self.contract(un, steps, early=False)
             for v in candidates:
                 if id(v) in settled:
                     continue
                 t0 = time.perf_counter()
-                if self.decide(base, z3.Not(un.prop(v.prop, steps)), timeout)[0] == z3.unsat:
+                if self.decide_one(v, un, steps, base, contract, timeout)[0] == z3.unsat:
                     settled.add(id(v))
                 v.time_s += time.perf_counter() - t0
         return settled

@@ -106,6 +106,7 @@ class CheckerBase:
         self.consts: dict[str, tuple[Ty, int]] = {}
         self.fns: dict[str, FnInfo] = {}
         self.signals: dict[str, Signal] = {}
+        self.instances: dict = {}  # the current module's, by name (`sysr.model.Instance`)
         self.types: dict[int, Ty] = {}
         self.refs: dict[int, object] = {}
         self.const_values: dict[int, int] = {}

@@ -193,16 +193,16 @@ class Declarations(CheckerBase):
             if isinstance(item, S.ConstDecl):
                 self.const_decl(item, Ctx("const"))
         for p in m.ports:
-            ty = BOOL if p.kind in S.RESET_KINDS else None
-            if p.ty is not None:
-                ty = self.resolve_type(p.ty)
-            self.add_signal(Signal(p.name, p.kind, ty, p.name_span, p))
+            self.add_signal(Signal(p.name, p.kind, self.port_types.get(id(p)), p.name_span, p))
         for item in m.items:
             if isinstance(item, S.RegDecl):
                 self.reg_decl(item)
             elif isinstance(item, S.WireDecl):
                 ty = self.resolve_type(item.ty)
                 self.add_signal(Signal(item.name, "wire", ty, item.name_span, item, item.ghost))
+        for item in m.items:  # after the signals: an instance's name must differ from theirs
+            if isinstance(item, S.InstDecl):
+                self.inst_decl(item)
         for sig in self.signals.values():
             self.reset_value(sig)
 

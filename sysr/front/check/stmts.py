@@ -31,6 +31,8 @@ class Statements(CheckerBase):
                 self.block(item.body, Ctx(kind))
             elif isinstance(item, S.Spec):
                 self.expr(item.expr, Ctx(item.kind, item=id(item)), BOOL)
+            elif isinstance(item, S.InstDecl):
+                self.inst_bindings(item)
 
     def mod_assign(self, a: S.ModAssign) -> None:
         sig = self.signals.get(a.target)
