@@ -4,7 +4,9 @@ MemoryError (which the pipeline reports as L008).
 
 `unroll.make_solver` builds every solver as a `BoundedSolver`. One made for a design that
 divides first tries, on a query without assumptions, the word-level attempt of `sysr.smt.words`
-(within the same budget), which settles the algebra of `/` and `%` before anything is bit-blasted. `proofs(t, limit)` sets, for the
+(within the same budget, on a copy of the query in a context of its own, so that where its time
+limit cuts it off cannot change the query the solver then decides), which settles the algebra of
+`/` and `%` before anything is bit-blasted. `proofs(t, limit)` sets, for the
 proofs running on this thread, the `time.monotonic()` by which every query must end; a query
 asked after it is unknown at once, and `reason_unknown()` then says why in words that fit a
 V003 message. Within `proofs`, z3's memory is capped below the process's address-space limit
@@ -73,8 +75,12 @@ def _cap_memory() -> None:
 class BoundedSolver(z3.Solver):
     """A z3 solver whose `check` honours the deadline and never raises for z3's own failures."""
 
-    def __init__(self, ctx: z3.Context, logic: str | None, timeout_s: float, divides: bool = False) -> None:
-        native = z3.Z3_mk_solver_for_logic(ctx.ref(), z3.to_symbol(logic, ctx)) if logic else None
+    def __init__(self, ctx: z3.Context, logic: str | None, timeout_s: float, divides: bool = False,
+                 tactic: z3.Tactic | None = None) -> None:
+        if tactic is not None:  # a one-shot solver: this tactic decides each query
+            native = z3.Z3_mk_solver_from_tactic(ctx.ref(), tactic.tactic)
+        else:
+            native = z3.Z3_mk_solver_for_logic(ctx.ref(), z3.to_symbol(logic, ctx)) if logic else None
         super().__init__(native, ctx)
         self.timeout_s = timeout_s
         self.divides = divides  # try `words.refuted` first
@@ -108,9 +114,12 @@ class BoundedSolver(z3.Solver):
         return res
 
     def word_level(self, budget: float) -> bool:
-        """Whether `sysr.smt.words` finds the query unsatisfiable (False when it cannot tell)."""
+        """Whether `sysr.smt.words` finds the query unsatisfiable (False when it cannot tell). It
+        works on a copy in a context of its own: where its time limit cuts it off must not change
+        the terms (and so the model) of the query that the solver then decides."""
+        own = z3.Context()
         try:
-            return words.refuted(self.assertions(), self.ctx, budget)
+            return words.refuted([a.translate(own) for a in self.assertions()], own, budget)
         except z3.Z3Exception as e:
             if out_of_memory(e):
                 _exhausted()

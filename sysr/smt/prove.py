@@ -12,9 +12,17 @@
    left (a real counterexample, V002, or else V007 with a counterexample to induction),
 and reports a solver that gives up as V003, never as proven or refuted: that includes a query
 past the check's time limit and z3 failing (see `sysr.smt.bounded`). Every property query
-goes to a solver of its own (`decide`): z3's one-shot bit-vector tactics decide these much
-faster than its incremental core, which only the vacuity checks (unsat cores) use. In a design
-that divides, each such query is first tried at the word level (`sysr.smt.words`).
+goes to a solver of its own (`decide`), in a context of its own, decided by the tactic of
+`sysr.smt.strategy`: z3's one-shot bit-vector tactics decide these much faster than its
+incremental core, which only the vacuity checks (unsat cores) use. In a design that divides,
+each such query is first tried at the word level (`sysr.smt.words`).
+
+Verdicts and traces depend on the design and the options alone, not on what the process did
+before or how loaded the machine is: each query is a copy of its terms in a fresh context (z3's
+choices follow the order its terms were made in), its tactic does not look at the memory the
+process holds, and the queries that only save time when they succeed are limited by a count of
+z3's work (`QUICK_WORK`) well before their time limit. The user's --timeout and --time-limit are
+times: what they cut off is V003.
 """
 
 from __future__ import annotations
@@ -33,11 +41,18 @@ from ..model import Design
 from ..types import Ty, to_signed
 from .cone import state_cone
 from .encode import bv
-from .unroll import Unrolling, make_solver
+from .unroll import Unrolling, make_solver, solve_alone
 from .bounded import proofs
 
 
-QUICK_S = 2.0  # time limit for the lemma-free induction check
+# A query that only saves time when it succeeds (`settle`, and the induction query over several
+# properties at once) stops after `QUICK_WORK` of z3's resource units: a count, so that which of
+# these succeed, and so every later query and its counterexample, does not depend on how loaded
+# the machine is. On the project's designs their queries need at most 2.5 million units (z3 does
+# 3 to 17 million a second on the 2-core machine). `QUICK_S` is only a backstop, for queries whose
+# bit-blasting z3 barely counts (wide multipliers): then it gives up after that time, as before.
+QUICK_WORK = 3_000_000
+QUICK_S = 2.0
 
 
 class VerifierBug(Exception):
@@ -265,8 +280,7 @@ class Prover:
         in it (V001) or the solver cannot tell (V003)."""
         s, un, lits, t = self.bmc_solver, self.bmc_un, self.bmc_lits, self.bmc_cycles
         self.bmc_cycles += 1
-        facts = list(self.facts)
-        self.bmc_pending.append(lambda: self.full_cycle(t, facts))
+        self.bmc_pending.append((t, list(self.facts)))  # data, not a closure: no cycle keeps z3's terms alive
         if t > 0:  # the requirements' own cone is all that decides whether they can hold
             s.add(*un.transition(t - 1, self.requires_cone))
         s.add(*un.valid(t, state_too=False))
@@ -303,7 +317,7 @@ class Prover:
         """The bounded unrolling of cycles 0..t, built when a property query first needs it:
         (everything but cycle t's contract and facts; those, for `Goal`)."""
         while self.bmc_pending and len(self.bmc_built) <= t:
-            self.bmc_built.append(self.bmc_pending.pop(0)())
+            self.bmc_built.append(self.full_cycle(*self.bmc_pending.pop(0)))
         out = [x for base, contract in self.bmc_built[:t] for x in base + contract]
         return out + self.bmc_built[t][0], self.bmc_built[t][1]
 
@@ -312,20 +326,19 @@ class Prover:
         before the cycle's inputs: `sysr.hier.contract.settled_before`) or the others."""
         return [un.prop(a, t) for a in self.sys.assumes if early is None or (a.what == "early") == early]
 
-    def decide(self, terms: list, goal, timeout_s: float | None = None):
-        """One query in a solver of its own: z3's one-shot bit-vector tactics are much faster
-        than its incremental core on these. (result, model or None, reason when unknown)."""
-        s = make_solver(self.opts.timeout if timeout_s is None else timeout_s, goal.ctx, self.divides)
-        s.add(*terms)
-        s.add(goal)
-        res = s.check()
-        return res, (s.model() if res == z3.sat else None), (s.reason_unknown() if res == z3.unknown else "")
+    def decide(self, terms: list, goal, quick: bool = False):
+        """One query in a solver (and a context) of its own: z3's one-shot bit-vector tactics are
+        much faster than its incremental core on these. `quick`: within `QUICK_WORK` (and
+        `QUICK_S`). (result, model or None, reason when unknown)."""
+        if quick:
+            return solve_alone(terms + [goal], min(self.opts.timeout, QUICK_S), self.divides, QUICK_WORK)
+        return solve_alone(terms + [goal], self.opts.timeout, self.divides)
 
-    def decide_one(self, v: Verdict, un: Unrolling, t: int, terms: list, contract: list, timeout_s=None):
+    def decide_one(self, v: Verdict, un: Unrolling, t: int, terms: list, contract: list, quick: bool = False):
         """`decide` whether `v` fails in cycle t (the goal's terms are freed on return, as the
         checker always has: z3 reuses the numbers of freed terms, and its search follows them)."""
         assumed, goal = Goal([(v, un.prop(v.prop, t))], wrap=False).query(contract)
-        return self.decide(terms + assumed, goal, timeout_s)
+        return self.decide(terms + assumed, goal, quick)
 
     def bmc(self, start: int, stop: int, indexes) -> bool:
         """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the
@@ -481,7 +494,7 @@ class Prover:
             query = Goal([(v, un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
             at_k, goal = query.query(contract)
             t0 = time.perf_counter()
-            res, model, reason = self.decide(base + assumed + at_k, goal, QUICK_S if len(pending) > 1 else None)
+            res, model, reason = self.decide(base + assumed + at_k, goal, quick=len(pending) > 1)
             for v in pending:
                 v.time_s += (time.perf_counter() - t0) / len(pending)
             if res == z3.unsat:
@@ -528,10 +541,9 @@ class Prover:
     def settle(self, k: int) -> set[int]:
         """The ids of the properties not refuted in cycle 0 that hold in any state under the
         requirements, or (when k > 1) in any state one cycle after any state: then, with cycle 0
-        checked from reset, they hold in every reachable state. Each query has a short time limit."""
+        checked from reset, they hold in every reachable state. Each query is quick (`QUICK_WORK`)."""
         candidates = [v for v in self.verdicts if v.status == "proven"]
         settled: set[int] = set()
-        timeout = min(self.opts.timeout, QUICK_S)
         un = self.free_unrolling()
         for steps in (0, 1) if k > 1 and self.sys.state else (0,):
             base: list = []
@@ -545,7 +557,7 @@ class Prover:
                 if id(v) in settled:
                     continue
                 t0 = time.perf_counter()
-                if self.decide_one(v, un, steps, base, contract, timeout)[0] == z3.unsat:
+                if self.decide_one(v, un, steps, base, contract, quick=True)[0] == z3.unsat:
                     settled.add(id(v))
                 v.time_s += time.perf_counter() - t0
         return settled

@@ -7,20 +7,41 @@ import os
 import z3
 
 from .. import elab as E
+from . import strategy
 from .bounded import BoundedSolver
 from .encode import CycleEncoder, arrays_equal, enum_valid, make_vars, truth
 
 SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
 
 
-def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool = False) -> z3.Solver:
+def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool = False,
+                one_shot: bool = False, work: int | None = None) -> z3.Solver:
     """The one place solvers are made: a fresh context (unless one is given), fixed seeds and a
-    per-query timeout within the check's deadline (`sysr.smt.bounded`), so that verdicts and
-    traces do not depend on what ran before. `divides`: the design has `/` or `%`, and each
-    query is first tried at the word level (`sysr.smt.words`)."""
-    s = BoundedSolver(ctx or z3.Context(), SOLVER_LOGIC, timeout_s, divides)
+    per-query timeout within the check's deadline (`sysr.smt.bounded`). `one_shot`: for queries
+    without assumptions, decided by `sysr.smt.strategy` (whatever memory the process holds);
+    otherwise z3's incremental solver for the logic. `divides`: the design has `/` or `%`, and
+    each query is first tried at the word level (`sysr.smt.words`). `work`: a limit in z3's
+    resource units besides the timeout (the same on a loaded machine as on an idle one)."""
+    ctx = ctx or z3.Context()
+    s = BoundedSolver(ctx, SOLVER_LOGIC, timeout_s, divides, strategy.one_shot(ctx) if one_shot else None)
     s.set("random_seed", 0)
+    if work is not None:
+        s.set("rlimit", work)
     return s
+
+
+def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int | None = None):
+    """Whether the conjunction of `terms` is satisfiable, decided in a context of its own: (result,
+    model in the terms' context or None, reason when unknown). The query is a copy of the terms,
+    so its answer and model depend on the terms alone: not on what the terms' context saw before
+    (z3 numbers its terms in the order they are made, and that numbering steers its choices)."""
+    home = terms[0].ctx
+    own = z3.Context()
+    s = make_solver(timeout_s, own, divides, one_shot=True, work=work)
+    s.add(*(t.translate(own) for t in terms))
+    res = s.check()
+    model = s.model().translate(home) if res == z3.sat else None
+    return res, model, (s.reason_unknown() if res == z3.unknown else "")
 
 
 class Unrolling:
