@@ -18,8 +18,11 @@ outputs whose contract holds by construction). The evaluator runs the flattened 
   children's `ensures`, their valid enum outputs) must hold, and z3's encoding of that system
   must agree with it. A wrong contract would let the proofs assume what the hierarchy does not do.
 
-`SYSR_HIER_DESIGNS` and `SYSR_HIER_Z3_DESIGNS` set how many designs the Icarus test and the z3
-and contract tests run (default 16 and 8, a few seconds; `SYSR_HIER_DESIGNS=300
+The Amaranth back end builds a hierarchy flattened; its simulation (tests/amaranth_sim.py) is
+compared too, registers and wires inside the instances included.
+
+`SYSR_HIER_DESIGNS` and `SYSR_HIER_Z3_DESIGNS` set how many designs the Icarus test and the z3,
+contract and Amaranth tests run (default 16 and 8, a few seconds; `SYSR_HIER_DESIGNS=300
 SYSR_HIER_Z3_DESIGNS=200` is the long run), `SYSR_HIER_SEED` the first seed.
 """
 
@@ -33,8 +36,9 @@ import pytest
 from gen_hier import hierarchy_from_seed
 from sysr import elab as E
 from sysr.evaluate import Evaluator
-from test_differential import (SIM_CYCLES, Z3_CYCLES, Figures, Prepared, check_cases, lower_case, needs_icarus,
-                               prepare, report, unrolling_disagreements, z3_disagreements)
+import amaranth_sim
+from test_differential import (SIM_CYCLES, Z3_CYCLES, Figures, Prepared, amaranth_reset_mode, check_cases, lower_case,
+                               needs_icarus, prepare, report, unrolling_disagreements, z3_disagreements)
 
 HIER_DESIGNS = int(os.environ.get("SYSR_HIER_DESIGNS", "16"))
 HIER_Z3_DESIGNS = int(os.environ.get("SYSR_HIER_Z3_DESIGNS", "8"))
@@ -143,3 +147,14 @@ def test_the_proofs_system_agrees_with_the_real_hierarchy(seed):
     assert prep.system.design.instances and contracts.system.assumes  # the children's ensures crossed
     problems = problems or z3_disagreements(contracts) or unrolling_disagreements(contracts)
     assert not problems, report(prep, problems, seed)
+
+
+def test_amaranth_matches_evaluator_on_hierarchies():
+    seeds = range(HIER_SEED, HIER_SEED + HIER_Z3_DESIGNS)
+    cases = [amaranth_sim.make_case(prepare(hierarchy_from_seed(s), s, SIM_CYCLES), s, amaranth_reset_mode(s))
+             for s in seeds]
+    observed = amaranth_sim.simulate(cases, SIM_CYCLES)
+    inside = [p for c in cases for p in c.probes if "." in p[0]]
+    assert inside, "no probe inside an instance"
+    failures = [report(c.prep, problems, c.key) for c in cases if (problems := amaranth_sim.disagreements(c, observed))]
+    assert not failures, f"{len(failures)} designs disagree:\n\n" + "\n\n".join(failures[:3])
