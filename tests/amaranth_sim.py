@@ -60,8 +60,8 @@ def probes(c: sa.SysrComponent, prep) -> list:
             out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.values[n]))
         elif sig.kind == "out_reg":
             out.append((name, c.port(name), sig.ty.width, lambda cyc, n=name: cyc.shown[n]))
-    for name, reg in c.registers.items():
-        w = d.signals[name].ty.width
+    for name, reg in c.registers.items():  # (widths from the signals: an instance's are not the top's)
+        w = len(reg[0] if isinstance(reg, list) else reg)
         seen = c.visible[name]
         if isinstance(reg, list):
             out += [(f"{name}[{i}]", el, w, lambda cyc, n=name, i=i: cyc.shown[n].get(i))
@@ -73,9 +73,9 @@ def probes(c: sa.SysrComponent, prep) -> list:
             if seen is not reg:
                 out.append((f"{name} (stored)", reg, w, lambda cyc, n=name: cyc.state[n]))
     for name, wire in c.wires.items():
-        out.append((name, wire, d.signals[name].ty.width, lambda cyc, n=name: cyc.values[n]))
+        out.append((name, wire, len(wire), lambda cyc, n=name: cyc.values[n]))
     for name, mem in c.memories.items():
-        w = d.signals[name].ty.width
+        w = len(mem.data[0])
         out += [(f"{name}[{i}]", mem.data[i], w, lambda cyc, n=name, i=i: cyc.state[n].get(i))
                 for i in range(mem.depth)]
     return out

@@ -11,13 +11,40 @@ kind of reset, as an instance's reset is its parent's (now and then none has one
 without reset values all through). A child may itself instantiate an earlier
 child (two levels below the top). Every child is instantiated somewhere.
 
+Each child also gets outputs with a contract that holds by construction (`add_contracts`), so
+that facts cross the instance boundary: a combinational `k = e;` with `ensures k == e;`, and in a
+child with a clock a registered `q <= e;` with `ensures q == prev(e);` (`e` over the child's
+inputs): the parent's proofs assume them about `u.k` and `u.q`, with the bindings for the inputs.
+
 The semantics of the whole hierarchy is the evaluator's flat system (`sysr.hier.flat`), which
-the differential tests compare with Icarus on the lowered hierarchy and with z3.
+the differential tests compare with Icarus on the lowered hierarchy and with z3, and with the
+top's system for its proofs (`sysr.hier.contract`).
 """
 
 from __future__ import annotations
 
-from gen_designs import RESETS, DesignGen, Generated, ModuleParts, RandomChooser
+from gen_designs import RESETS, DesignGen, Generated, ModuleParts, RandomChooser, Scope, Val
+
+
+def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> str:
+    """The child's text with outputs whose `ensures` hold by construction (see the docstring);
+    `parts.outputs` gets them, so that the parent reads them."""
+    sc = Scope(vals=tuple(parts.consts) + tuple(parts.inputs), fns=parts.fns)
+    ports, lines = [], []
+    ty = g.port_type()
+    k, e = Val(g.signal_name("k"), ty), g.expr(ty, 2, sc)
+    ports.append(f"{k.name}: out {g.type_name(ty)}")
+    lines += [f"{k.name} = {e};", f"ensures {k.name} == ({e});"]
+    parts.outputs.append((k, False, None))
+    if parts.stateful and ty.kind != "enum":  # (an enum register needs a reset value)
+        q, e = Val(g.signal_name("q"), ty), g.expr(ty, 2, sc)
+        init = f" = {parts.g.init_value(ty, parts.consts)}" if parts.has_reset else ""
+        ports.append(f"{q.name}: out reg {g.type_name(ty)}{init}")
+        lines += [f"seq {{ {q.name} <= {e}; }}", f"ensures {q.name} == prev({e});"]
+        parts.outputs.append((q, True, None))
+    head, rest = text.split("(", 1)
+    body = rest.rsplit("\n}", 1)[0]
+    return f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}"
 
 
 def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
@@ -35,7 +62,7 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
         grand = [(f"g{i + 1}", children[-1])] if children and ch.chance(0.3) else []
         parts = ModuleParts(g, consts, fns, stateful=ch.chance(0.7) or any(c.stateful for _, c in grand),
                             reset=reset, has_reset=has_reset, children=grand)
-        items.append(parts.text())
+        items.append(add_contracts(g, parts, parts.text()))
         children.append(parts)
     inside = {id(c) for parts in children for _, c in parts.children}
     chosen = [c for c in children if id(c) not in inside]  # every child is instantiated somewhere

@@ -1,27 +1,47 @@
 """Differential tests of hierarchies: a module with instances means the same to the evaluator,
-to z3 and to Icarus running the lowered Verilog, which keeps the hierarchy.
+to z3, to Icarus running the lowered Verilog, which keeps the hierarchy, and to the system its
+proofs use, where each instance is its contract.
 
-The designs come from tests/gen_hier.py (a top with instances of generated children). The
-evaluator runs the flattened hierarchy (`sysr.hier.flat`: every instance's logic inlined under
-its name); Icarus runs `sysr lower`'s modules, one per sysr module, the instances as instances,
-through the harness of tests/test_differential.py (every output, every register and instance
-output the lowering kept by name compared each cycle, also inside the instances through
-hierarchical names); z3 gets the flattened system's encoding, cycle by cycle and unrolled.
-`SYSR_HIER_DESIGNS` sets how many designs each test runs (default 60 for Icarus, 40 for z3).
+The designs come from tests/gen_hier.py (a top with instances of generated children, each with
+outputs whose contract holds by construction). The evaluator runs the flattened hierarchy
+(`sysr.hier.flat`: every instance's logic inlined under its name), the reference:
+
+- Icarus runs `sysr lower`'s modules, one per sysr module, the instances as instances, through
+  the harness of tests/test_differential.py: every output, and every wire, register and memory
+  the lowering kept by name, in the top and inside the instances through hierarchical names
+  (`u0.u1.g2.r9`), and the wires of instance outputs in their parents, compared each cycle;
+- z3 gets the flattened system's encoding, cycle by cycle and unrolled;
+- the top's system for its proofs (`sysr.hier.contract`: each instance's outputs free, its
+  contract assumed, its requirements owed) is run on the real run's values: with the parent's
+  state and inputs and each instance's outputs as the real child gave them, the parent's comb
+  values, properties and next state must be the real ones, every contract assumption (the
+  children's `ensures`, their valid enum outputs) must hold, and z3's encoding of that system
+  must agree with it. A wrong contract would let the proofs assume what the hierarchy does not do.
+
+The Amaranth back end builds a hierarchy flattened; its simulation (tests/amaranth_sim.py) is
+compared too, registers and wires inside the instances included.
+
+`SYSR_HIER_DESIGNS` and `SYSR_HIER_Z3_DESIGNS` set how many designs the Icarus test and the z3,
+contract and Amaranth tests run (default 16 and 8, a few seconds; `SYSR_HIER_DESIGNS=300
+SYSR_HIER_Z3_DESIGNS=200` is the long run), `SYSR_HIER_SEED` the first seed.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import fields
 
 import pytest
 
 from gen_hier import hierarchy_from_seed
-from test_differential import (SIM_CYCLES, Z3_CYCLES, check_cases, lower_case, needs_icarus, prepare, report,
-                               unrolling_disagreements, z3_disagreements, Figures)
+from sysr import elab as E
+from sysr.evaluate import Evaluator
+import amaranth_sim
+from test_differential import (SIM_CYCLES, Z3_CYCLES, Figures, Prepared, amaranth_reset_mode, check_cases, lower_case,
+                               needs_icarus, prepare, report, unrolling_disagreements, z3_disagreements)
 
-HIER_DESIGNS = int(os.environ.get("SYSR_HIER_DESIGNS", "60"))
-HIER_Z3_DESIGNS = int(os.environ.get("SYSR_HIER_Z3_DESIGNS", "40"))
+HIER_DESIGNS = int(os.environ.get("SYSR_HIER_DESIGNS", "16"))
+HIER_Z3_DESIGNS = int(os.environ.get("SYSR_HIER_Z3_DESIGNS", "8"))
 HIER_SEED = int(os.environ.get("SYSR_HIER_SEED", "5000"))
 
 
@@ -49,3 +69,92 @@ def test_z3_matches_evaluator_on_hierarchies(seed):
     prep = prepare(hierarchy_from_seed(seed), seed, Z3_CYCLES)
     problems = z3_disagreements(prep) or unrolling_disagreements(prep)
     assert not problems, report(prep, problems, seed)
+
+
+def _plain(value) -> object:
+    """A state value to compare: an int, or an array's elements."""
+    return value if isinstance(value, int) else value.snapshot()
+
+
+def state_names(sc: E.System, flat: E.System) -> dict[str, str]:
+    """Each state variable of the contract system -> the real one it stands for: the same name
+    (the parent is elaborated alike in both), but for a `prev` history register of an instance
+    (`u.prev#0`), numbered in each system by the `prev`s it elaborates (the real child has those
+    of its asserts too): the one of the same instance that keeps the same expression (the
+    generated contracts' `prev` read inputs, which both systems read alike)."""
+    out = {}
+    for sv in sc.state:
+        if "prev#" not in sv.name or sv.name.endswith("prev#valid") or "." not in sv.name:
+            out[sv.name] = sv.name
+            continue
+        prefix = sv.name.rsplit("prev#", 1)[0]
+        out[sv.name] = next(f.name for f in flat.state if f.name.startswith(prefix) and "prev#" in f.name
+                            and "." not in f.name[len(prefix):] and shape(f.next) == shape(sv.next))
+    return out
+
+
+def shape(root) -> int:
+    """A hash of an IR expression's structure (its DAG walked once: `==` on the dataclasses
+    would walk every path, exponentially many in unrolled designs)."""
+    memo: dict[int, int] = {}
+    for node in E.postorder(root, memo):
+        kids = E.children(node)
+        own = tuple((f.name, getattr(node, f.name)) for f in fields(node)
+                    if not any(getattr(node, f.name) is k for k in kids) and f.name != "parts")
+        memo[id(node)] = hash((type(node).__name__, own, tuple(memo[id(k)] for k in kids)))
+    return memo[id(root)]
+
+
+def _key(p: E.Prop) -> tuple:
+    return p.kind, p.span, p.text_span, p.what, p.inst
+
+
+def on_contracts(prep: Prepared) -> tuple[Prepared, list[str]]:
+    """The top's contract system run on the real run (see the module docstring): that run as a
+    `Prepared` of the contract system, and where it differs from the real one."""
+    flat = prep.system
+    sc = E.elaborate(flat.design, "contract")
+    ev = Evaluator(sc)
+    own = {i: next(j for j, p in enumerate(flat.props) if _key(p) == _key(q)) for i, q in enumerate(sc.props)
+           if q.kind != "instance"}
+    real_name = state_names(sc, flat)
+    nexts = [c.state for c in prep.cycles[1:]] + [prep.final]
+    cycles, rows, out = [], [], []
+    for t, (real, nxt) in enumerate(zip(prep.cycles, nexts)):
+        seen = {**real.shown, **real.values, **real.inputs}  # an instance's output: comb or register
+        row = {n: seen[n] for n, _ in sc.inputs}
+        cyc, got = ev.step({sv.name: real.state[real_name[sv.name]] for sv in sc.state}, row)
+        cycles.append(cyc)
+        rows.append(row)
+        out += [f"cycle {t}: `{n}` is {v} with contracts, {real.values[n]} in the real run"
+                for n, v in cyc.values.items() if n in real.values and real.values[n] != v]
+        out += [f"cycle {t}: property `{sc.props[i].text}` is {cyc.props[i]} with contracts, {real.props[j]} "
+                "in the real run" for i, j in own.items() if cyc.props[i] != real.props[j]]
+        out += [f"cycle {t}: the contract `{a.text}` of instance `{a.inst}` is false in the real run"
+                for a, holds in zip(sc.assumes, cyc.assumes) if not holds]
+        out += [f"cycle {t}: next `{n}` is {_plain(v)} with contracts, {_plain(nxt[real_name[n]])} in the real run"
+                for n, v in got.items() if _plain(nxt[real_name[n]]) != _plain(v)][:5]
+        if out:
+            break
+    final = got if prep.cycles else {}
+    return Prepared(prep.gen, sc, rows, cycles, final, prep.initial), out
+
+
+@pytest.mark.parametrize("seed", range(HIER_SEED, HIER_SEED + HIER_Z3_DESIGNS))
+def test_the_proofs_system_agrees_with_the_real_hierarchy(seed):
+    prep = prepare(hierarchy_from_seed(seed), seed, Z3_CYCLES)
+    contracts, problems = on_contracts(prep)
+    assert prep.system.design.instances and contracts.system.assumes  # the children's ensures crossed
+    problems = problems or z3_disagreements(contracts) or unrolling_disagreements(contracts)
+    assert not problems, report(prep, problems, seed)
+
+
+def test_amaranth_matches_evaluator_on_hierarchies():
+    seeds = range(HIER_SEED, HIER_SEED + HIER_Z3_DESIGNS)
+    cases = [amaranth_sim.make_case(prepare(hierarchy_from_seed(s), s, SIM_CYCLES), s, amaranth_reset_mode(s))
+             for s in seeds]
+    observed = amaranth_sim.simulate(cases, SIM_CYCLES)
+    inside = [p for c in cases for p in c.probes if "." in p[0]]
+    assert inside, "no probe inside an instance"
+    failures = [report(c.prep, problems, c.key) for c in cases if (problems := amaranth_sim.disagreements(c, observed))]
+    assert not failures, f"{len(failures)} designs disagree:\n\n" + "\n\n".join(failures[:3])

@@ -26,7 +26,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from sysr.lsp.convert import lsp_diagnostic, span_range
 from sysr.lsp.server import Settings
-from sysr.lsp.symbols import symbol_at
+from sysr.lsp.symbols import design_at, symbol_at
 from sysr.pipeline import analyze
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -433,3 +433,28 @@ def test_hover_says_a_register_has_no_reset_value(line, needle, text):
     col = RESET_LESS.splitlines()[line - 1].index(needle) + 1
     sym = symbol_at(analyze(RESET_LESS).design, line, col, RESET_LESS)
     assert sym is not None and sym.text == text
+
+
+HIERARCHY = """module inc(x: in u8, y: out u8) {
+  y = x + 1;
+}
+
+module top(x: in u16, y: out u8) {
+  inst i = inc(x: x[7:0]);
+  y = i.y;
+}
+"""
+
+
+@pytest.mark.parametrize("line,needle,text,definition", [
+    (2, "x + 1", "input `x`: `u8` (8 bits, unsigned)", (1, 12)),      # the child's `x`, not the top's
+    (6, "x[7:0]", "input `x`: `u16` (16 bits, unsigned)", (5, 12)),   # the top's
+    (7, "i.y", "output `y` of instance `i` (module `inc`): `u8` (8 bits, unsigned)", (1, 22)),
+    (6, "inc(", "module `inc`: `x`, `y`", (1, 8)),
+])
+def test_hover_in_a_file_of_several_modules(line, needle, text, definition):
+    h = analyze(HIERARCHY).hierarchy
+    col = HIERARCHY.splitlines()[line - 1].index(needle) + 1
+    sym = symbol_at(design_at(h, line, col), line, col, HIERARCHY)
+    assert sym is not None and sym.text == text
+    assert (sym.definition.line, sym.definition.column) == definition

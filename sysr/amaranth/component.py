@@ -34,6 +34,10 @@ domain `<domain>_memw` whose clock is the domain's (the same `$memwr` on the sam
 Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
 asynchronous (or none), as its registers are `reset_less`.
 
+A design with instances is built flattened (`sysr.hier.flat`, what the evaluator runs): one
+component with every instance's logic inside, its registers and wires under the instance's
+name (`registers["u.count"]`, `wires["u.y"]`).
+
 Names. Ports keep their sysr names and order; a name Amaranth cannot take as a signature
 member (a Python keyword, a leading underscore, or an attribute of the component such as
 `signature`, `registers`, `elaborate`) gets a trailing `_` (`class` -> `class_`) or, for a
@@ -150,6 +154,9 @@ class SysrComponent(wiring.Component):
         for name, sig in design.signals.items():
             if sig.kind == "wire" and not sig.ghost:
                 self.wires[name] = Signal(shape_of(sig.ty), name=name)
+        for name, expr in system.comb.items():  # a hierarchy's: its instances' ports and wires (`u.y`)
+            if "." in name and name not in system.comb_ghost:
+                self.wires[name] = Signal(shape_of(expr.ty), name=name)
 
         # One list of comb statements in the order they are made, which is an evaluation order
         # (every value after what it reads): Amaranth's simulator then settles in one pass.
@@ -175,7 +182,7 @@ class SysrComponent(wiring.Component):
                 self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
             else:
                 self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
-            if sv.kind == "out_reg":
+            if sv.kind == "out_reg" and sv.name in self.port_names:  # (an instance's is a register inside)
                 value = build.value(shown[sv.name]) if sv.name in shown else self.registers[sv.name]
                 self._comb.append(self.port(sv.name).eq(value))
         for sv in live:

@@ -25,7 +25,7 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..pipeline import Outcome, analyze
 from .convert import diagnostic_json, lsp_diagnostic, of_span, to_client
-from .symbols import symbol_at
+from .symbols import design_at, symbol_at
 
 PROOF_MODES = ("pause", "save", "off")
 
@@ -181,7 +181,8 @@ class SysrLanguageServer(LanguageServer):
             return None, None
         doc = self.workspace.get_text_document(uri)
         p = doc.position_from_client_units(position)
-        return symbol_at(outcome.design, p.line + 1, p.character + 1, doc.source), doc
+        d = design_at(outcome.hierarchy, p.line + 1, p.character + 1) if outcome.hierarchy else outcome.design
+        return symbol_at(d, p.line + 1, p.character + 1, doc.source), doc
 
 
 server = SysrLanguageServer()

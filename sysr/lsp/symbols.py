@@ -3,7 +3,9 @@
 Pure functions over a checked `Design` (`sysr.pipeline.analyze`): `symbol_at(design, line,
 column, text)` finds the innermost name at a 1-based line and column (a use, a declaration, a
 call, an enum variant or type) and says what it refers to, with its type, width and where it
-is declared. The language server turns that into hover text and go-to-definition.
+is declared. The language server turns that into hover text and go-to-definition. In a file
+with several modules it asks `design_at` which module the position is in; an instance's output
+`u.y` is declared at the child's port, and the module of `inst u = m(...)` at `module m`.
 
 A raw identifier (`r#match`) is the name `match`: its span covers the `r#` too, and the hover
 text writes a name that is a keyword as the source must (`r#match`, as diagnostics do). The
@@ -16,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..front import syntax as S
-from ..model import Design, Local, Signal
+from ..model import Design, Hierarchy, Local, Signal
 from ..types import BUILTINS, Ty, parse_int_type, sint, uint, value_of
 
 W = S.written  # a name as the source must spell it (`r#match`)
@@ -53,12 +55,22 @@ def nodes(root):
                     stack.append(x)
 
 
+def design_at(h: Hierarchy, line: int, column: int) -> Design:
+    """The module of a file with several that holds (line, column); the top outside them all."""
+    for d in h.modules.values():
+        if contains(d.module.span, line, column):
+            return d
+    return h.top_design
+
+
 def symbol_at(d: Design, line: int, column: int, text: str = "") -> Symbol | None:
-    """The innermost name at (line, column), 1-based, or None. `text` is the source `d` was
-    checked from (without it, a raw fn parameter or variant name is taken as written plain)."""
+    """The innermost name at (line, column), 1-based, or None, in `d`'s module or the file's
+    items beside the modules. `text` is the source `d` was checked from (without it, a raw fn
+    parameter or variant name is taken as written plain)."""
     head = Heads(text)
     best: tuple[S.Span, object] | None = None
-    for n in nodes(d.file):
+    own = [i for i in d.file.items if not isinstance(i, S.Module) or i is d.module]
+    for n in (x for item in own for x in nodes(item)):
         span = name_span(n, head)
         if span is not None and contains(span, line, column) and (best is None or size(span) < size(best[0])):
             best = (span, n)
@@ -91,6 +103,10 @@ def name_span(n, head: Heads) -> S.Span | None:
         return n.name_span
     if isinstance(n, (S.For, S.Quant)):
         return n.var_span
+    if isinstance(n, S.InstPort):
+        return n.span
+    if isinstance(n, S.InstDecl):
+        return n.module_span
     return None
 
 
@@ -128,6 +144,19 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
         return type_symbol(d, n.name, span)
     if isinstance(n, S.FnDecl):
         return call_symbol(d, S.Call(n.name, (), n.span, n.name_span), span)
+    if isinstance(n, S.InstPort):  # `u.y`: declared where the child declares `y`
+        sig, inst = d.signals.get(f"{n.inst}.{n.port}"), d.instances.get(n.inst)
+        if sig is None or inst is None or inst.child is None:
+            return None
+        port = next(p for p in inst.child.ports if p.name == n.port)
+        return Symbol(sig.name, span, f"{sig.describe()} (module `{W(inst.module)}`): {type_text(d, sig.ty)}",
+                      port.name_span)
+    if isinstance(n, S.InstDecl):  # the module an instance is of
+        inst = d.instances.get(n.name)
+        if inst is None or inst.child is None:
+            return None
+        ports = ", ".join(f"`{W(p.name)}`" for p in inst.child.ports)
+        return Symbol(n.module, span, f"module `{W(n.module)}`: {ports}", inst.child.module.name_span)
     return None
 
 
