@@ -63,12 +63,12 @@ def system_prompt(lang: str, language: str = "verilog-2005") -> str:
     Verilog scorer's rules, or for sysr the compact reference written for models. In Verilog it
     names the language the task is read as: SystemVerilog for tasks imported from upstream
     suites (`bench.dialect`), whose hidden testbenches are their own and keep their own rules."""
-    if lang == "sysr":
-        judged = template("judged.md").substitute().rstrip()
-        return template("system-sysr.md").substitute(judged=judged, reference=model_reference().strip())
-    if language == "systemverilog":
+    if lang == "verilog" and language == "systemverilog":
         return template("system-systemverilog.md").substitute()
-    return template("system-verilog.md").substitute(judged=template("judged.md").substitute().rstrip())
+    judged = template("judged.md").substitute().rstrip()
+    if lang == "sysr":
+        return template("system-sysr.md").substitute(judged=judged, reference=model_reference().strip())
+    return template("system-verilog.md").substitute(judged=judged)
 
 
 def lang_name(lang: str, task: Task) -> str:

@@ -61,8 +61,9 @@ def test_verify_case(path: Path) -> None:
         assert traces and traces[0].failing_row == cycle
     expected_file = path.with_suffix(".expected")
     actual = rendered(path, outcome)
-    if UPDATE or not expected_file.exists():
+    if UPDATE:
         expected_file.write_text(actual)
+    assert expected_file.exists(), f"no {expected_file.name}: write it with SYSR_UPDATE=1 and review it"
     assert actual == expected_file.read_text()
     assert "/work/" not in actual and "/tmp/" not in actual
 
