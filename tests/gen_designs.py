@@ -8,7 +8,8 @@ of type `ty`, and every production knows which of its operands must carry a type
 that takes its type from context.
 
 What a design contains: a clock, a reset (`reset`, `reset_n`, or the asynchronous `areset` or
-`areset_n`, which only properties read), 1-4 inputs and 1-4 outputs
+`areset_n`, which logic reads now and then, some outputs forced to a constant while it is
+active), 1-4 inputs and 1-4 outputs
 (some registered) of random types (bool, uN and sN of widths 1..64, an enum), registers with
 reset values and some without (every register of a clocked design without a reset port, one
 design in twelve), sometimes a register array and a memory of 2-128 entries (written in `seq`, read
@@ -751,8 +752,7 @@ class ModuleParts:
     def base_scope(self) -> Scope:
         """What logic reads: consts, inputs, state (and a synchronous reset, now and then)."""
         reset = (Val(self.reset[0], BOOL),) if self.has_reset and self.g.ch.chance(0.3) else ()
-        if self.reset[1].startswith("areset"):
-            reset = ()  # design logic may not read an asynchronous reset (A020)
+        self.reads_reset = bool(reset)
         return Scope(vals=tuple(self.consts) + tuple(self.inputs) + reset + tuple(self.state_vals()),
                      fns=self.fns)
 
@@ -798,13 +798,22 @@ class ModuleParts:
                 items.append(f"wire {v.name}: {g.type_name(v.ty)} = {g.expr(v.ty, g.depth, read)};")
             elif kind <= 1:
                 v = group[0]
-                items.append(f"{v.name} = {g.expr(v.ty, g.depth, read)};")
+                items.append(f"{v.name} = {self.forced(v.ty, g.expr(v.ty, g.depth, read))};")
             else:
                 items.append(self.comb_block(group, read))
             read = read.add(*group)
         declared = {t.split()[1].rstrip(":") for t in items if t.startswith("wire ")}
         wire_decls = [f"wire {w.name}: {g.type_name(w.ty)};" for w in self.wires if w.name not in declared]
         return wire_decls + items, read
+
+    def forced(self, ty: Ty, value: str) -> str:
+        """`value`, or now and then, where logic reads the reset, `if <reset active> then
+        <literal> else (value)`: forced while the reset is active (of any kind; an asynchronous
+        one in the same cycle, between the clock edges)."""
+        if not self.reads_reset or not self.g.ch.chance(0.4):
+            return value
+        active = f"!{self.reset[0]}" if self.reset[1].endswith("_n") else self.reset[0]
+        return f"if {active} then {self.g.literal(ty, False)} else ({value})"
 
     def comb_block(self, group: list[Val], sc: Scope) -> str:
         g, ch = self.g, self.g.ch

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...diagnostics import Related
 from ...types import BOOL, BUILTINS, Ty, popcount_width, uint
 from .. import syntax as S
-from .context import DESIGN_WHERE, CheckerBase, Ctx, short_name
+from .context import CheckerBase, Ctx, short_name
 
 
 class Names(CheckerBase):
@@ -57,14 +57,6 @@ class Names(CheckerBase):
             return None
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
-        if sig.kind in ("areset", "areset_n") and ctx.where in DESIGN_WHERE:
-            self.err_once(("areset", sig.name), "A020",
-                          f"design logic reads the asynchronous reset `{S.written(sig.name)}`; while it is "
-                          "active every register already reads as its reset value", e.span,
-                          "to act on the reset, test what the registers hold (e.g. `state == S::Idle`); "
-                          "for a reset that logic may read, declare a synchronous one (`rst: reset`); "
-                          "specifications and ghost logic may read it")
-            return sig.ty
         if sig.kind == "clock":
             self.err_once(("clock", sig.name), "A008",
                           f"the clock `{S.written(sig.name)}` cannot be read; it only times the `seq` blocks", e.span)
