@@ -35,6 +35,7 @@ class Signal:
     ghost: bool = False
     size: int | None = None  # register arrays and memories
     init: int | None = None  # reset value (bit pattern), registers and register arrays
+    powerup: int | None = None  # power-up value (bit pattern), registers without a reset value
     index: int = 0  # declaration order
 
     @property

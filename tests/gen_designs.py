@@ -12,7 +12,7 @@ What a design contains: a clock, a reset (`reset`, `reset_n`, or the asynchronou
 active), 1-4 inputs and 1-4 outputs
 (some registered) of random types (bool, uN and sN of widths 1..64, an enum), registers with
 reset values and some without (every register of a clocked design without a reset port, one
-design in twelve), sometimes a register array and a memory of 2-128 entries (written in `seq`, read
+design in twelve), some of those with a power-up value (`initial e`), sometimes a register array and a memory of 2-128 entries (written in `seq`, read
 in `seq` and `comb`, with indexes in range by their width or guarded by a comparison); one
 design in ten is purely combinational (no clock, no reset, no state). Wires and outputs are
 driven at module level, by `wire` with a value and by `comb` blocks (defaults, then
@@ -717,12 +717,16 @@ class ModuleParts:
             if reg and ty.kind == "enum" and not self.has_reset:
                 ty = g.int_type()  # an enum register needs a reset value
             self.outputs.append((Val(g.signal_name("y"), ty), reg, self.reset_value(ty) if reg else None))
+        self.powerups: dict[str, str] = {}  # register -> its power-up value (only without a reset value)
+        for v, reg, init in self.outputs:
+            self.powerup(v, reg and init is None)
         self.regs = []
         for _ in range(ch.int(0, 3) if self.stateful else 0):
             ty = g.port_type()
             if ty.kind == "enum" and not self.has_reset:
                 ty = g.int_type()
             self.regs.append((Val(g.signal_name("r"), ty), self.reset_value(ty)))
+            self.powerup(self.regs[-1][0], self.regs[-1][1] is None)
         self.arrays: list[tuple[Arr, str | None]] = []
         if self.has_reset and ch.chance(0.3):
             ty = g.any_type(wide=False)
@@ -745,6 +749,14 @@ class ModuleParts:
             return None
         return self.g.init_value(ty, self.consts)
 
+    def powerup(self, v: Val, reset_less: bool) -> None:
+        """Now and then a power-up value (`initial e`) for a register without a reset value."""
+        if reset_less and self.g.ch.chance(0.4):
+            self.powerups[v.name] = self.g.init_value(v.ty, self.consts)
+
+    def initial(self, name: str) -> str:
+        return f" initial {self.powerups[name]}" if name in self.powerups else ""
+
     def state_vals(self) -> list[Val]:
         outs = [v for v, reg, _ in self.outputs if reg]
         return [v for v, _ in self.regs] + outs
@@ -764,7 +776,7 @@ class ModuleParts:
         ports += [(f"{v.name}: in {g.type_name(v.ty)}", 2) for v in self.inputs]
         for v, reg, init in self.outputs:
             tail = f" = {init}" if init is not None else ""
-            ports.append((f"{v.name}: out reg {g.type_name(v.ty)}{tail}" if reg
+            ports.append((f"{v.name}: out reg {g.type_name(v.ty)}{tail}{self.initial(v.name)}" if reg
                           else f"{v.name}: out {g.type_name(v.ty)}", 3))
         if g.ch.chance(0.5):  # any order: the lowering must keep it
             ports = g.ch.shuffle(ports)
@@ -772,7 +784,7 @@ class ModuleParts:
 
     def decls(self) -> list[str]:
         g = self.g
-        out = [f"reg {v.name}: {g.type_name(v.ty)}{f' = {init}' if init is not None else ''};"
+        out = [f"reg {v.name}: {g.type_name(v.ty)}{f' = {init}' if init is not None else ''}{self.initial(v.name)};"
                for v, init in self.regs]
         for arr, init in self.arrays:
             tail = f" = {init}" if init is not None else ""

@@ -87,8 +87,11 @@ class Prepared:
 
 
 def reset_less(system: E.System) -> list[E.StateVar]:
-    """The registers without a reset value (scalars: register arrays without one are memories)."""
-    return [sv for sv in system.state if sv.kind in ("reg", "out_reg") and sv.init is None and sv.size is None]
+    """The registers without a reset value or power-up value, which start with any value
+    (scalars: register arrays without a reset value are memories). One with a power-up value
+    starts with it: the lowered Verilog must give it, the testbench does not."""
+    return [sv for sv in system.state if sv.kind in ("reg", "out_reg") and sv.init is None and sv.size is None
+            and sv.powerup is None]
 
 
 def random_bits(rng: random.Random, width: int) -> int:
@@ -777,7 +780,8 @@ def amaranth_reset_mode(seed: int) -> str:
 
 def features(system: E.System) -> set[str]:
     """What a design's logic (ghosts and properties left out) uses of the newer constructs:
-    an asynchronous reset, `/`, `%`, a memory, registers without a reset value, no reset port."""
+    an asynchronous reset, `/`, `%`, a memory, registers without a reset value,
+    power-up values, no reset port."""
     d = system.design
     out = {"async reset"} if d.reset_async and d.reset is not None else set()
     roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
@@ -792,6 +796,8 @@ def features(system: E.System) -> set[str]:
         out.add("memory")
     if any(not sv.ghost for sv in reset_less(system)):
         out.add("register without reset value")
+    if any(not sv.ghost and sv.powerup is not None for sv in system.state):
+        out.add("power-up value")
     if d.clock is not None and d.reset is None:
         out.add("no reset port")
     return out

@@ -149,7 +149,9 @@ class SysrComponent(wiring.Component):
             else:
                 # a register without a reset value is reset-less in either mapping: the domain's
                 # reset leaves it alone, and its next-state logic holds it while the reset is active
-                self.registers[sv.name] = Signal(unsigned(sv.ty.width), init=sv.init, name=sv.name,
+                # (its power-up value, if it has one, is the signal's initial value)
+                self.registers[sv.name] = Signal(unsigned(sv.ty.width), name=sv.name,
+                                                 init=sv.init if sv.init is not None else sv.powerup,
                                                  reset_less=reset_less or sv.init is None)
         for name, sig in design.signals.items():
             if sig.kind == "wire" and not sig.ghost:

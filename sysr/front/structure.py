@@ -365,7 +365,13 @@ class Structure:
         """A register declared without a reset value starts with an arbitrary value that the
         reset leaves alone. An enum register must always hold a variant, so it needs a reset
         value (A009); a design register that nothing writes would be an arbitrary constant in
-        the hardware (A006); a ghost one is the specification's arbitrary-but-fixed value."""
+        the hardware (A006); a ghost one is the specification's arbitrary-but-fixed value. With a
+        power-up value (`initial e`) it starts with that value: an enum register too."""
+        if getattr(s.decl, "powerup", None) is not None:
+            if not s.ghost and s.name not in self.drivers and s.name not in self.misdriven:
+                self.err("A006", f"{s.describe()} has a power-up value but is never written, so it is a "
+                                 "constant", s.span, f"declare a const: `const {S.written(s.name)}: {s.ty} = ...;`")
+            return
         if s.ty is not None and s.ty.kind == "enum" and not s.is_array:
             first = next(iter(self.d.enums[s.ty.enum].variants), "A")
             self.err("A009", f"{s.describe()} has no reset value; an enum register always holds a variant, "

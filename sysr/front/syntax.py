@@ -299,6 +299,7 @@ class Port:
     init: Expr | None  # out_reg only; None: no reset value
     span: Span
     name_span: Span
+    powerup: Expr | None = None  # out_reg only: `initial e`, the value at power-up (no reset value)
 
 
 @_node
@@ -310,6 +311,7 @@ class RegDecl:
     ghost: bool
     span: Span
     name_span: Span
+    powerup: Expr | None = None  # `initial e`: the value at power-up, of a register without a reset value
 
 
 @_node

@@ -131,7 +131,13 @@ class ModuleLowering(InstanceLowering):
             kind = "output reg"
         else:
             kind = "output wire"
-        return f"{kind} {_range(width)}{self.name(sig)}"
+        return f"{kind} {_range(width)}{self.name(sig)}{self.powerup(sig)}"
+
+    @staticmethod
+    def powerup(sig: Signal) -> str:
+        """` = VALUE` for a register with a power-up value: Verilog's initial value, which Icarus
+        gives it at time 0 and Yosys keeps as its `init` attribute."""
+        return "" if sig.powerup is None else f" = {literal(sig.powerup, sig.ty.width)}"
 
     # ---- declarations ------------------------------------------------------------------
     def localparams(self) -> list[str]:
@@ -160,7 +166,7 @@ class ModuleLowering(InstanceLowering):
             return (f"reg {_range(w * sig.size)}{name};  // {sig.size} x {sig.ty}, {what}"
                     f"element i is {name}[i * {w} +: {w}]")
         if sig.kind == "reg" or self.is_reg(sig):
-            return f"reg {_range(w)}{name};"
+            return f"reg {_range(w)}{name}{self.powerup(sig)};"
         return f"wire {_range(w)}{name};"
 
     def generated_decls(self, used) -> list[str]:
