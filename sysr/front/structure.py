@@ -311,6 +311,8 @@ class Structure:
         d.comb_order = self.order()
         d.drivers = dict(self.drivers)
         for sig in d.signals.values():
+            if d.extern and sig.is_port:
+                continue  # an extern's outputs are driven by its Verilog
             if sig.is_comb and sig.name not in self.drivers and sig.name not in self.misdriven:
                 self.err("A006", f"{sig.describe()} is never driven", sig.span,
                          f"assign it: `{S.written(sig.name)} = ...;` at module level or in a `comb` block")
@@ -353,7 +355,7 @@ class Structure:
                 continue
             if getattr(s.decl, "init", None) is not None:
                 reset_valued.append(s)
-            else:
+            elif not (d.extern and s.is_port):  # (an extern's registered output is its Verilog's)
                 self.reset_less(s)
         if reset_valued and not resets:
             first = reset_valued[0]
@@ -486,8 +488,12 @@ class Structure:
             _walk_expr(spec.expr, visit)
 
     def summarize(self) -> dict[str, frozenset[str]]:
-        """Each combinational output -> the inputs it depends on in the same cycle."""
+        """Each combinational output -> the inputs it depends on in the same cycle (an extern
+        module's: every input but the clock, as nothing says otherwise)."""
         d = self.d
+        if d.extern:
+            inputs_now = frozenset(s.name for s in d.signals.values() if s.is_input)
+            return {s.name: inputs_now for s in d.signals.values() if s.kind == "out"}
         memo: dict[str, frozenset[str]] = {}
 
         def inputs(name: str, seen: frozenset) -> frozenset[str]:

@@ -429,6 +429,7 @@ class Module:
     items: tuple[ModuleItem, ...]
     span: Span
     name_span: Span
+    extern: bool = False  # `extern module`: ports and a contract, its logic in Verilog (§4.9)
 
 
 Item = Union[ConstDecl, EnumDecl, FnDecl, Module]

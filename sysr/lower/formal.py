@@ -58,9 +58,18 @@ def lower_formal(design: Design, source_name: str, source_text: str = "") -> str
 
 
 def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "") -> str:
-    """The `--formal` Verilog text of a file's top module and every module it instantiates."""
-    return _lower_modules(h, source_name, lambda d, names, first: FormalLowering(
-        d, source_name, source_text, names, first, top=d is h.top_design).run())
+    """The `--formal` Verilog text of a file's top module and every module it instantiates (an
+    extern module as its formal model, `sysr.lower.formal_extern`)."""
+    from .formal_extern import ExternModel
+
+    def one(d, names, first):
+        if d.extern:
+            return ExternModel(d, source_name, source_text, names, False, top=False).run()
+        lowering = FormalLowering(d, source_name, source_text, names, first, top=d is h.top_design)
+        if first:
+            lowering.externs = [names[x.module.name] for x in h.externs()]
+        return lowering.run()
+    return _lower_modules(h, source_name, one)
 
 
 class FormalLowering(ModuleLowering):
@@ -217,7 +226,7 @@ class FormalLowering(ModuleLowering):
         body = self.enum_checks()
         for spec in self.d.specs():
             v = self.x(spec.expr, checking(Ctx("assign")))
-            kind = "assume" if spec.kind == "requires" and self.top else "assert"
+            kind = self.check_kind(spec.kind)
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
             if mentions_prev(spec.expr):
@@ -239,23 +248,27 @@ class FormalLowering(ModuleLowering):
         return self.named([head,
                            "always @* begin"] + render(body, 1) + ["end"])
 
+    def check_kind(self, spec_kind: str) -> str:
+        """`assume` for the top's `requires`, `assert` for every other property."""
+        return "assume" if spec_kind == "requires" and self.top else "assert"
+
     def enum_checks(self) -> list:
         """An enum input is assumed to hold a variant; an enum register is asserted to, where the
         checker's induction takes it for granted (`sysr.elab.variant_registers`)."""
         out = []
         always_variant = elaborate(self.d, "contract").enum_state  # the registers the checker's induction trusts
         for s in self.signals:
-            if s.ty is None or s.ty.kind != "enum" or not (s.is_input or s.name in always_variant):
-                continue
-            info = self.d.enums[s.ty.enum]
-            if len(set(info.variants.values())) == 1 << s.ty.width:
-                continue  # every encoding is a variant
-            name = self.name(s)
-            cond = " || ".join(f"{name} == {self.names[('variant', info.name, v)]}" for v in info.variants)
-            if s.is_input:
-                out.append(Check(cond, "assume" if self.top else "assert", self.x.labels(f"enum_{name}"),
-                                 f"{name} holds a variant of {info.name} (implicit requires)"))
-            else:
-                out.append(Check(cond, "assert", self.x.labels(f"enum_{name}"),
-                                 f"{name} holds a variant of {info.name}"))
+            if s.ty is not None and s.ty.kind == "enum" and (s.is_input or s.name in always_variant):
+                out += self.variant_check(s, "assume" if self.top and s.is_input else "assert")
         return out
+
+    def variant_check(self, s, kind: str) -> list:
+        """`kind` (assume or assert) that enum signal `s` holds a variant; none when every
+        encoding is one."""
+        info = self.d.enums[s.ty.enum]
+        if len(set(info.variants.values())) == 1 << s.ty.width:
+            return []
+        name = self.name(s)
+        cond = " || ".join(f"{name} == {self.names[('variant', info.name, v)]}" for v in info.variants)
+        what = " (implicit requires)" if s.is_input else ""
+        return [Check(cond, kind, self.x.labels(f"enum_{name}"), f"{name} holds a variant of {info.name}{what}")]

@@ -14,7 +14,8 @@ the checks that depend on it, and a declaration with an error makes its uses unc
 The checker is one class assembled from mixins over the shared state of `context.CheckerBase`:
 `decls` (declarations and scopes), `names` (names, paths, calls), `exprs` (expression and
 literal typing), `consts` (constant evaluation), `patterns` (match arms), `stmts` (statements
-and blocks), `spec` (specification rules and holes) and `instances` (modules, instances, the top).
+and blocks), `spec` (specification rules and holes), `instances` (modules, instances, the top)
+and `externs` (what an extern module may hold).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .consts import Constants
 from .context import Ctx
 from .decls import Declarations
 from .exprs import Expressions
+from .externs import Externs
 from .instances import Instances
 from .names import Names
 from .patterns import Patterns
@@ -33,7 +35,7 @@ from .spec import SpecRules
 from .stmts import Statements
 
 
-class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances):
+class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances, Externs):
     """The whole check of one file: `run` walks it in declaration order."""
 
     def __init__(self, tree: S.SourceFile, top: str | None = None) -> None:
@@ -78,6 +80,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.signals, self.broken_signals, self.holes, self.instances = {}, set(), [], {}
         self.current = m
         self.module_decls(m)
+        self.extern_rules(m)
         self.module_bodies(m)
         design = Design(self.tree, m, self.enums, dict(self.consts), self.fns, self.signals,
                         self.types, self.refs, self.const_values, self.holes, instances=self.instances)
