@@ -57,6 +57,15 @@ class Names(CheckerBase):
             return None
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
+        if sig.kind in S.RESET_KINDS and ctx.where in ("seq", "ghost_seq") and not ctx.in_prev:
+            kw = "seq" if ctx.where == "seq" else "ghost seq"
+            active = ("!" if sig.kind.endswith("_n") else "") + S.written(sig.name)
+            self.err_once(("A021", sig.name), "A021",
+                          f"`{S.written(sig.name)}` is never active here: a `{kw}` block does nothing at an edge "
+                          "with the reset active, so it always reads the reset as inactive", e.span,
+                          "registers reset implicitly: give the register a reset value (`reg r: u8 = 0;`); "
+                          "to force an output during the reset, read it outside `seq`: "
+                          f"`y = if {active} then 0 else ...;`", warning=True)
         if sig.kind == "clock":
             self.err_once(("clock", sig.name), "A008",
                           f"the clock `{S.written(sig.name)}` cannot be read; it only times the `seq` blocks", e.span)
