@@ -173,10 +173,12 @@ class Scope:
 
 @dataclass
 class Generated:
-    """A generated design: its source, module name and memories (name, size)."""
+    """A generated design: its source, module name and memories (name, size); for a hierarchy,
+    `extern_text` is the same file with some children declared `extern` (tests/gen_hier.py)."""
     text: str
     module: str
     memories: list = field(default_factory=list)
+    extern_text: str = ""
 
 
 # ---- the generator -------------------------------------------------------------------------
@@ -774,12 +776,15 @@ class ModuleParts:
         if self.has_reset:
             ports.append((f"{self.reset[0]}: {self.reset[1]}", 1))
         ports += [(f"{v.name}: in {g.type_name(v.ty)}", 2) for v in self.inputs]
+        bare = {}  # port -> its text in an extern declaration (no reset or power-up value)
         for v, reg, init in self.outputs:
             tail = f" = {init}" if init is not None else ""
             ports.append((f"{v.name}: out reg {g.type_name(v.ty)}{tail}{self.initial(v.name)}" if reg
                           else f"{v.name}: out {g.type_name(v.ty)}", 3))
+            bare[ports[-1][0]] = f"{v.name}: out reg {g.type_name(v.ty)}" if reg else ports[-1][0]
         if g.ch.chance(0.5):  # any order: the lowering must keep it
             ports = g.ch.shuffle(ports)
+        self.extern_ports = ", ".join(bare.get(p, p) for p, _ in ports)
         return ", ".join(p for p, _ in ports)
 
     def decls(self) -> list[str]:

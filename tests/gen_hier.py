@@ -16,6 +16,11 @@ that facts cross the instance boundary: a combinational `k = e;` with `ensures k
 child with a clock a registered `q <= e;` with `ensures q == prev(e);` (`e` over the child's
 inputs): the parent's proofs assume them about `u.k` and `u.q`, with the bindings for the inputs.
 
+`extern_text` is the same file with some children (those without instances of their own)
+declared as extern modules: their ports and those `ensures` (tests/test_differential_hier.py
+checks that a parent takes them as it takes the children, and lowers to the same Verilog less
+their modules).
+
 The semantics of the whole hierarchy is the evaluator's flat system (`sysr.hier.flat`), which
 the differential tests compare with Icarus on the lowered hierarchy and with z3, and with the
 top's system for its proofs (`sysr.hier.contract`).
@@ -26,9 +31,10 @@ from __future__ import annotations
 from gen_designs import RESETS, DesignGen, Generated, ModuleParts, RandomChooser, Scope, Val
 
 
-def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> str:
+def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> tuple[str, str]:
     """The child's text with outputs whose `ensures` hold by construction (see the docstring);
-    `parts.outputs` gets them, so that the parent reads them."""
+    `parts.outputs` gets them, so that the parent reads them. Also the child as an extern module:
+    its ports (registered outputs without their reset and power-up values) and those `ensures`."""
     sc = Scope(vals=tuple(parts.consts) + tuple(parts.inputs), fns=parts.fns)
     ports, lines = [], []
     ty = g.port_type()
@@ -44,7 +50,10 @@ def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> str:
         parts.outputs.append((q, True, None))
     head, rest = text.split("(", 1)
     body = rest.rsplit("\n}", 1)[0]
-    return f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}"
+    extern_ports = [p.split(" = ")[0] for p in ports]  # (the contract's outputs: `q: out reg T = V`)
+    contract = "".join(f"  {ln}\n" for ln in lines if ln.startswith("ensures"))
+    extern = f"extern {head}({', '.join(extern_ports + [parts.extern_ports])}) {{\n{contract}}}"
+    return f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}", extern
 
 
 def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
@@ -57,12 +66,16 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
     reset = ch.weighted(RESETS)
     has_reset = not ch.chance(0.08)  # now and then no module has a reset port
     children: list[ModuleParts] = []
+    externs = list(items)  # the file with some children declared `extern`
     for i in range(ch.int(1, 3)):
         g.module_name = f"sub{i + 1}"
         grand = [(f"g{i + 1}", children[-1])] if children and ch.chance(0.3) else []
         parts = ModuleParts(g, consts, fns, stateful=ch.chance(0.7) or any(c.stateful for _, c in grand),
                             reset=reset, has_reset=has_reset, children=grand)
-        items.append(add_contracts(g, parts, parts.text()))
+        text, extern = add_contracts(g, parts, parts.text())
+        items.append(text)
+        # a child without instances of its own may be extern (its children would be left unused)
+        externs.append(extern if not grand and ch.chance(0.4) else text)
         children.append(parts)
     inside = {id(c) for parts in children for _, c in parts.children}
     chosen = [c for c in children if id(c) not in inside]  # every child is instantiated somewhere
@@ -71,4 +84,5 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
     g.module_name = module
     top = ModuleParts(g, consts, fns, stateful=True, reset=reset, has_reset=has_reset, children=insts)
     items.append(top.text())
-    return Generated("\n".join(items) + "\n", module)
+    externs.append(items[-1])
+    return Generated("\n".join(items) + "\n", module, extern_text="\n".join(externs) + "\n")
