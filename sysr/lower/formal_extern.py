@@ -6,8 +6,8 @@ a module of the same name and ports that means exactly that contract: every outp
 in every cycle (`(* anyseq *)`), its `ensures` are assumed and its `requires` asserted (what
 its parents must meet), with its ghost state and logic and the history behind `prev` as any
 module's formal section has them. So Yosys proves the design against the extern's contract,
-as the checker does; to prove it with the real Verilog instead, read that Verilog and leave
-this model out (it exists only with FORMAL defined).
+as the checker does; to prove it with the real Verilog instead, delete the model and read that
+Verilog (the model exists only with FORMAL defined).
 """
 
 from __future__ import annotations
