@@ -323,7 +323,7 @@ class Prover:
 
     def contract(self, un: Unrolling, t: int, early: bool | None = None) -> list:
         """The instances' contracts in cycle t of an unrolling: all, or the early ones (decided
-        before the cycle's inputs: `sysr.hier.contract.settled_before`) or the others."""
+        before the cycle's inputs: `sysr.elab.contract.settled_before`) or the others."""
         return [un.prop(a, t) for a in self.sys.assumes if early is None or (a.what == "early") == early]
 
     def decide(self, terms: list, goal, quick: bool = False):
