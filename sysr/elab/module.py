@@ -7,7 +7,7 @@ expression and statement halves are `sysr.elab.exprs` and `sysr.elab.stmts`.
 
 from __future__ import annotations
 
-from .. import limits, overrun
+from .. import overrun
 from ..front import syntax as S
 from ..front.syntax import mentions_prev
 from ..model import Design, Signal

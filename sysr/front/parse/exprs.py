@@ -8,7 +8,7 @@ from lark import Token
 
 from ...diagnostics import error
 from .. import syntax as S
-from .rules import _INT_FORMS, _Op, _Seq, _nodes, _raw, _rule, _tok_span, _token, parse_int_text
+from .rules import _INT_FORMS, _Op, _Seq, _rule, _tok_span, parse_int_text
 
 
 class ExprRules:
