@@ -14,8 +14,8 @@ An out-of-range read gives 0 and an out-of-range write does nothing; each dynami
 a proof obligation, so a proven design never relies on that.
 
 What elaboration builds is bounded (`sysr.limits`): operations in all (L007), quantifier
-instances (L005) and nesting once fns are inlined (L003), each raised as `LimitExceeded` at the
-construct where the budget ran out.
+instances (L005) and nesting once fns are inlined (L003), each raised as
+`sysr.overrun.LimitExceeded` at the construct where the budget ran out.
 
 Asynchronous reset (`areset`, `areset_n`): the state variable of a register is what it stored
 at the last edge, and every read of it (logic, properties, ghost logic, `prev`) goes through

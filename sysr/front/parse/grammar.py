@@ -1,8 +1,5 @@
 """sysr's LALR parser: lark's parser for `grammar.lark` with the syntax-node builder, loaded from
-the tables cache when one is valid (`sysr.front.tables`).
-
-`python -m sysr.front.parse.grammar [--quiet]` writes the cache (what `make setup` runs) and says
-where.
+the tables cache when one is valid (`sysr.front.tables`; `python -m sysr.front.parse` writes it).
 """
 
 from __future__ import annotations
