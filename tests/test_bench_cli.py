@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bench.tasks import task_names
+from bench.judge.tasks import task_names
 
 
 def bench(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:

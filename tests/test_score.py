@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.guard import Judged
-from bench.score import Limits, Scorer
-from bench.tasks import load_tasks
+from bench.judge.guard import Judged
+from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import load_tasks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 HEADER = "module toy(input wire clk, input wire rst, input wire en, output reg [3:0] q);"
@@ -133,7 +133,7 @@ def test_missing_block_ram(scorer, tasks_dir) -> None:
 
 
 def test_missing_tool_is_a_tool_failure(scorer, toy, monkeypatch) -> None:
-    import bench.tools as tools
+    import bench.judge.tools as tools
 
     monkeypatch.setenv("IVERILOG", "/nonexistent/iverilog")
     tools.tool_version.cache_clear()
@@ -200,7 +200,7 @@ def test_a_lowering_that_crashes_fails_the_candidate(toy, tmp_path) -> None:
 
 
 def test_a_macro_built_include_is_caught_by_the_preprocessors_file_list(toy, monkeypatch) -> None:
-    import bench.guard as guard
+    import bench.judge.guard as guard
 
     monkeypatch.setattr(guard, "raw_problem", lambda text: None)  # as if the raw check missed it
     once = '`ifndef ONCE\n`define ONCE\n`define J(f) `include f\n`J("candidate.v")\n`endif\n'
@@ -215,7 +215,7 @@ def test_a_tool_that_crashes_on_the_reference_too_is_a_tool_failure(toy, tmp_pat
     broken.write_text("#!/bin/sh\nsh -c 'kill -SEGV $$'\nexit $?\n")  # as process 1 it cannot kill itself
     broken.chmod(0o755)
     monkeypatch.setenv("YOSYS", str(broken))
-    import bench.tools as tools
+    import bench.judge.tools as tools
 
     tools.tool_version.cache_clear()
     try:
