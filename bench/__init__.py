@@ -7,7 +7,7 @@ Data flows one way; each package says in its docstring what it may import, and
     inspect_eval   the Inspect AI task: the loop's conversation as solver, the judge as scorer
     mutation       the catch rate and the testbench mutation score, both mutators
     suites         importers that turn a user's checkout of an upstream suite into task folders
-    report         summaries, pass@k, the shadow matrix, Inspect logs read as run records
+    report         the score table, summaries, pass@k, the shadow matrix, Inspect logs read as run records
     loop           the write-check-repair conversation, model backends, run records, prompts
     checker        the sysr checker measured on its own: seeded bugs, the yosys-smtbmc cross-check
     judge          a candidate through its stages under limits: tasks, tools, sandbox, results

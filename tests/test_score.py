@@ -161,6 +161,29 @@ def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
     assert out.returncode == 2 and "unknown task" in out.stderr
 
 
+def test_the_table_and_json_name_the_stages_once(tasks_dir, tmp_path) -> None:
+    """`bench score` lists the stages once (the table's caption, `stages` in --json); each row
+    shows only the stage that decided its result."""
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    (cands / "toy.v").write_text(design("  always @* if (en) q = 4'd1;"))  # a latch
+    argv = [sys.executable, "-m", "bench.cli", "score", "--lang", "verilog", "--candidates", str(cands),
+            "--tasks", "toy"]
+    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin", "BENCH_CACHE_DIR": str(tmp_path / "cache"),
+           "COLUMNS": "200"}
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 1, out.stderr
+    (row,) = [line for line in out.stdout.splitlines() if line.startswith("│ toy")]
+    assert [c.strip() for c in row.strip("│").split("│")][:3] == ["toy", "latch", "elaborate"]
+    assert "stages, in order: preprocess guard elaborate" in out.stdout  # the stages this design reached
+    assert out.stdout.count("preprocess") == 1
+    data = json.loads(subprocess.run(argv + ["--json"], capture_output=True, text=True, env=env, timeout=120).stdout)
+    assert [s["stage"] for s in data["stages"]] == ["preprocess", "guard", "elaborate"]
+    (r,) = data["results"]
+    assert (r["result"], r["stage"], r["cached"]) == ("latch", "elaborate", True) and "latch" in r["detail"]
+    assert "stages" not in r
+
+
 FAKE_SYSR = {
     "internal error": "import sys; print('sysr: internal error', file=sys.stderr); sys.exit(2)",
     "not its report": "print('{\"accepted\": fal')",

@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from . import catch as catch_cli, loop as loop_cli, suite as suite_cli
 from ..judge import sandbox
@@ -24,6 +23,7 @@ from ..judge.results import CandidateResult, ScoreReport, count
 from ..judge.score import Scorer
 from ..checker.seeded import run_one, seeded_files
 from ..judge.tasks import Task, TaskError, for_command
+from ..report.scores import compact, table
 
 LANG_EXT = {"verilog": ".v", "sysr": ".sysr"}
 
@@ -59,21 +59,6 @@ def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
     return [done[t.name] for t in tasks]
 
 
-def _table(report: ScoreReport) -> Table:
-    t = Table(title=f"bench score --lang {report.lang}")
-    for col in ("task", "result", "stages", "time (s)", "detail"):
-        t.add_column(col, overflow="fold")
-    for r in report.results:
-        detail = r.detail.splitlines()[0][:100] if r.detail else ""
-        stages = " ".join(s.stage for s in r.stages)
-        spent = sum(s.duration_s for s in r.stages)
-        style = "green" if r.result == "PASS" else ("yellow" if r.result == "tool-failure" else "red")
-        shadow = f" (shadow: {r.shadow.result})" if r.shadow else ""
-        cached = " (cached)" if r.cached else ""
-        t.add_row(r.task, f"[{style}]{r.result}[/{style}]{shadow}{cached}", stages, f"{spent:.2f}", detail)
-    return t
-
-
 def cmd_score(args) -> int:
     sandbox.ensure()
     tasks = for_command(args.tasks, args.lang, args.suite, "score")
@@ -100,10 +85,10 @@ def cmd_score(args) -> int:
                          wall_s=round(time.perf_counter() - t0, 3))
     c = report.counts
     if args.json:
-        print(report.model_dump_json(indent=2))
+        print(json.dumps(compact(report), indent=2))
     else:
         out = Console()
-        out.print(_table(report))
+        out.print(table(report))
         rate = f"PASS {c.passed} of {c.scorable}" if c.scorable else "PASS: not a number (nothing scorable)"
         cached = sum(r.cached for r in results)
         out.print(f"{rate}; tool failures: {c.tool_failures}; by result: "
