@@ -17,7 +17,8 @@ def bench(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
-VERILOG_STAGES = ["preprocess", "guard", "syntax", "interface", "elaborate", "compile", "simulate"]
+# `resources`: the tasks that require cells (sync-ram's block RAM) have that stage too.
+VERILOG_STAGES = ["preprocess", "guard", "syntax", "interface", "elaborate", "resources", "compile", "simulate"]
 
 
 @pytest.mark.parametrize("lang", ["verilog", "sysr"])

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from bench.judge.guard import Judged
+from bench.judge.results import CandidateResult, StageResult
 from bench.judge.score import Limits, Scorer
 from bench.judge.tasks import load_tasks
+from bench.report.scores import stage_list
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 HEADER = "module toy(input wire clk, input wire rst, input wire en, output reg [3:0] q);"
@@ -182,6 +184,20 @@ def test_the_table_and_json_name_the_stages_once(tasks_dir, tmp_path) -> None:
     (r,) = data["results"]
     assert (r["result"], r["stage"], r["cached"]) == ("latch", "elaborate", True) and "latch" in r["detail"]
     assert "stages" not in r
+
+
+def test_the_stages_are_listed_in_the_order_they_run() -> None:
+    """A stage only some candidates reach (`resources`) is listed where it runs, not last."""
+    def result(task: str, names: str) -> CandidateResult:
+        return CandidateResult(task=task, lang="verilog", result="PASS", stages=[
+            StageResult(stage=n, tool="t", tool_version="1", ran=True, verdict="ok", duration_s=0.0)
+            for n in names.split()])
+
+    got = stage_list([result("a", "preprocess guard elaborate"),
+                      result("b", "preprocess guard syntax elaborate compile simulate"),
+                      result("c", "preprocess guard syntax elaborate resources compile simulate")])
+    assert [s.stage for s in got] == ["preprocess", "guard", "syntax", "elaborate", "resources", "compile",
+                                      "simulate"]
 
 
 FAKE_SYSR = {

@@ -25,13 +25,19 @@ def decided_by(stages: list[StageResult]) -> StageResult | None:
 
 
 def stage_list(results: list[CandidateResult]) -> list[StageResult]:
-    """Each stage any result reached, once, in the order the scorer runs them (a stage of the
-    first result that reached it stands for all)."""
-    seen: dict[str, StageResult] = {}
+    """Each stage any result reached, once, in the order the scorer runs them: a stage only some
+    results have (`resources`) goes after the stage it follows in them. A stage of the first
+    result that reached it stands for all (the same tool and version in one run)."""
+    order: list[StageResult] = []
     for r in results:
+        after = -1
         for s in r.stages:
-            seen.setdefault(s.stage, s)
-    return list(seen.values())
+            at = next((i for i, o in enumerate(order) if o.stage == s.stage), None)
+            if at is None:
+                at = after + 1
+                order.insert(at, s)
+            after = at
+    return order
 
 
 def spent(r: CandidateResult) -> float:
