@@ -21,9 +21,9 @@ declared as extern modules: their ports and those `ensures` (tests/test_differen
 checks that a parent takes them as it takes the children, and lowers to the same Verilog less
 their modules).
 
-The semantics of the whole hierarchy is the evaluator's flat system (`sysr.hier.flat`), which
+The semantics of the whole hierarchy is the evaluator's flat system (`sysr.elab.flat`), which
 the differential tests compare with Icarus on the lowered hierarchy and with z3, and with the
-top's system for its proofs (`sysr.hier.contract`).
+top's system for its proofs (`sysr.elab.contract`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .. import limits
+from .. import limits, overrun
 from ..diagnostics import Diagnostic
 from ..elab import elaborate
 from ..pipeline import analyze
@@ -55,14 +55,14 @@ def _lower_text(text: str, filename: str, formal: bool, top: str | None) -> tupl
     for d in h.reachable():  # each module on its own: the Verilog keeps the hierarchy
         if d.extern:
             continue
-        _, limit = limits.contained("elaborating the design", d.module.name_span, elaborate, d, "shallow")
+        _, limit = overrun.contained("elaborating the design", d.module.name_span, elaborate, d, "shallow")
         if limit is not None:
             break
     if limit is None:
         if formal:
-            code, limit = limits.contained("lowering the design", span, lower_formal_hierarchy, h, filename, text)
+            code, limit = overrun.contained("lowering the design", span, lower_formal_hierarchy, h, filename, text)
         else:
-            code, limit = limits.contained("lowering the design", span, lower_hierarchy, h, filename)
+            code, limit = overrun.contained("lowering the design", span, lower_hierarchy, h, filename)
     if limit is not None:
         return None, outcome.diagnostics + [limit]
     return code, outcome.diagnostics
