@@ -15,7 +15,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from bench.tools import find_tool
+from bench.judge.tools import find_tool
 from sysr import elab as E
 from sysr.evaluate import Evaluator
 from sysr.lower import lower_text
@@ -42,7 +42,7 @@ def test_the_checker_starts_from_the_power_up_value():
     assert outcome.accepted, [d.message for d in outcome.diagnostics]
     wrong = check(MUXDFF.replace("ensures first ==> q && n == 5;", "ensures first ==> n == 6;"), Options())
     [d] = [d for d in wrong.diagnostics if d.code == "V002"]
-    assert d.trace["failing_cycle"] == 0 and d.trace["rows"][0][d.trace["columns"].index("n")] == "5"
+    assert d.trace.failing_row == 0 and d.trace.rows[0][d.trace.columns.index("n")] == "5"
 
 
 def test_the_reset_leaves_a_power_up_register_alone():

@@ -343,8 +343,9 @@ class Structure:
             d.reset = resets[0].name
             d.reset_active_low = resets[0].kind.endswith("_n")
             d.reset_async = resets[0].kind.startswith("areset")
-        state = [s for s in d.signals.values() if s.is_state]
-        seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock)]
+        # (an extern's design registers are A023 already: its clock and reset are its ports' business)
+        state = [s for s in d.signals.values() if s.is_state and not (d.extern and not s.ghost and not s.is_port)]
+        seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock) and not (d.extern and not i.ghost)]
         if (state or seqs) and not clocks:
             where = state[0].span if state else seqs[0].span
             self.err("A008", "this module has registers but no clock port", where,
@@ -353,9 +354,11 @@ class Structure:
         for s in state:
             if s.kind not in ("reg", "out_reg"):
                 continue
+            if d.extern and s.is_port:
+                continue  # (its Verilog's register: a reset value on it is A023)
             if getattr(s.decl, "init", None) is not None:
                 reset_valued.append(s)
-            elif not (d.extern and s.is_port):  # (an extern's registered output is its Verilog's)
+            else:  # (an extern's registered output is its Verilog's)
                 self.reset_less(s)
         if reset_valued and not resets:
             first = reset_valued[0]

@@ -156,9 +156,9 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
         if inst is None or inst.child is None:
             return None
         ports = ", ".join(f"`{W(p.name)}`" for p in inst.child.ports)
-        what = ("extern module (its logic is Verilog; taken through its contract)" if inst.child.extern
-                else "module")
-        return Symbol(n.module, span, f"{what} `{W(n.module)}`: {ports}", inst.child.module.name_span)
+        what = (f"extern module `{W(n.module)}` (its logic is Verilog; taken through its contract)"
+                if inst.child.extern else f"module `{W(n.module)}`")
+        return Symbol(n.module, span, f"{what}: {ports}", inst.child.module.name_span)
     return None
 
 
