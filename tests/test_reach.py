@@ -202,7 +202,7 @@ def test_raw_keywords_are_the_keywords_the_parser_reads_where_a_name_may_stand()
     table = parser.parser.parser.parser.parse_table
     clash = {keywords[k] for acts in table.states.values() if "NAME" in acts for k in acts if k in keywords}
     assert clash == set(S.RAW_KEYWORDS)
-    assert {"in", "out", "clock", "reset", "reset_n", "areset", "areset_n", "as", "then"} == \
+    assert {"in", "out", "clock", "reset", "reset_n", "areset", "areset_n", "as", "then", "initial"} == \
         set(keywords.values()) - set(S.RAW_KEYWORDS)
 
 
