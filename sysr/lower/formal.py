@@ -242,11 +242,13 @@ class FormalLowering(ModuleLowering):
                               self.x.obligations))
         if not body:
             return []
-        head = ("// The properties, in every cycle: `requires` are assumed, the others asserted." if self.top else
+        return self.named([self.properties_head(),
+                           "always @* begin"] + render(body, 1) + ["end"])
+
+    def properties_head(self) -> str:
+        return ("// The properties, in every cycle: `requires` are assumed, the others asserted." if self.top else
                 "// The properties, in every cycle, all asserted: this module is an instance, whose "
                 "`requires` its parent meets.")
-        return self.named([head,
-                           "always @* begin"] + render(body, 1) + ["end"])
 
     def check_kind(self, spec_kind: str) -> str:
         """`assume` for the top's `requires`, `assert` for every other property."""

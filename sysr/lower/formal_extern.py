@@ -27,6 +27,9 @@ class ExternModel(FormalLowering):
     def check_kind(self, spec_kind: str) -> str:
         return "assert" if spec_kind == "requires" else "assume"
 
+    def properties_head(self) -> str:
+        return "// The contract, in every cycle: `ensures` assumed, `requires` asserted (its parent meets them)."
+
     def enum_checks(self) -> list:
         """An enum input must hold a variant (asserted: its parent's obligation); nothing is known
         of an enum output but what the `ensures` say."""
@@ -41,9 +44,9 @@ class ExternModel(FormalLowering):
                 name = self.name(sig)
                 any_name = self.names.claim(("formal", "free", p.name), f"{name}_any")
                 free += [f"(* anyseq *) reg {_range(sig.ty.width)}{any_name};", f"assign {name} = {any_name};"]
-        section = super().appendix()
+        section = super().appendix()  # ["", "`ifdef FORMAL", ..., "", "`endif"]: the whole model is one
         head = [INDENT + "// The outputs: any value in every cycle, as far as the `ensures` below allow."]
-        return section[:2] + head + [INDENT + line for line in free] + section[2:]
+        return [""] + head + [INDENT + line for line in free] + section[4:-2]  # (without the intro)
 
     def run(self) -> str:
         text = super().run()
