@@ -6,6 +6,7 @@
 - The lowering instantiates the Verilog module of that name without writing it, and says which
   externs it needs (the header comment, `needed_externs`, a line on standard error); compiled with
   the RAM's Verilog (examples/spram.v) it runs in Icarus as the contract says.
+- The Amaranth back end makes an extern an `Instance` of its Verilog module.
 - `--formal` writes a model of each extern (free outputs, `ensures` assumed, `requires`
   asserted) under `ifdef FORMAL`; yosys-smtbmc proves the controller with it (tests/test_formal.py
   cross-checks every example).
@@ -82,16 +83,13 @@ def test_lowering_names_the_externs_and_writes_none(tmp_path: Path):
     assert "instantiates extern modules that sysr does not write: spram" in r.stderr
 
 
-def test_the_lowered_controller_runs_with_the_ram_verilog(tmp_path: Path):
-    verilog, _ = lower_text(ECHO.read_text(), "echo_ram.sysr")
-    (tmp_path / "echo.v").write_text(verilog)
-    tb = """module tb;
+TESTBENCH = """module tb;
   reg clk = 0, rst = 1, go = 0;
   reg [3:0] a = 0;
   reg [7:0] d = 0;
   wire busy, done;
   wire [7:0] q;
-  echo dut(clk, rst, go, a, d, busy, done, q);
+  echo dut(.clk(clk), .rst(rst), .go(go), .a(a), .d(d), .busy(busy), .done(done), .q(q));
   always #5 clk = !clk;
   task request(input [3:0] at, input [7:0] word);
     begin
@@ -110,12 +108,37 @@ def test_the_lowered_controller_runs_with_the_ram_verilog(tmp_path: Path):
   end
 endmodule
 """
-    (tmp_path / "tb.v").write_text(tb)
-    r = subprocess.run([find_tool("iverilog"), "-g2005", "-Wall", "-o", "sim", "tb.v", "echo.v", str(SPRAM_V)],
+
+
+def run_echo(tmp_path: Path, *files: str) -> list[str]:
+    """The testbench's reads through `echo` compiled from `files` (in tmp_path or absolute)."""
+    (tmp_path / "tb.v").write_text(TESTBENCH)
+    r = subprocess.run([find_tool("iverilog"), "-g2005", "-o", "sim", "tb.v", *files],
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0 and not r.stderr.strip(), r.stderr
     r = subprocess.run([find_tool("vvp"), "-n", "sim"], cwd=tmp_path, capture_output=True, text=True)
-    assert r.stdout.split("\n")[:3] == ["read 3 ab", "read 9 5c", "read 3 17"], r.stdout
+    return r.stdout.split("\n")[:3]
+
+
+def test_the_lowered_controller_runs_with_the_ram_verilog(tmp_path: Path):
+    verilog, _ = lower_text(ECHO.read_text(), "echo_ram.sysr")
+    (tmp_path / "echo.v").write_text(verilog)
+    assert run_echo(tmp_path, "echo.v", str(SPRAM_V)) == ["read 3 ab", "read 9 5c", "read 3 17"]
+
+
+def test_amaranth_makes_the_extern_an_instance_that_runs_with_the_ram_verilog(tmp_path: Path):
+    """The component instantiates `spram` (an Amaranth `Instance`); its RTLIL, turned into
+    Verilog by Yosys with the RAM's, runs the testbench as the lowering does."""
+    from amaranth.back import rtlil
+    import sysr.amaranth
+    component = sysr.amaranth.load(str(ECHO))
+    assert set(component.extern_outputs) == {"ram.rdata"}
+    (tmp_path / "echo.il").write_text(rtlil.convert(component, name="echo"))
+    r = subprocess.run([find_tool("yosys"), "-q", "-p", f"read_rtlil echo.il; read_verilog {SPRAM_V}; "
+                        "hierarchy -check -top echo; proc; opt_clean; write_verilog -noattr echo.v"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert run_echo(tmp_path, "echo.v") == ["read 3 ab", "read 9 5c", "read 3 17"]
 
 
 def test_formal_writes_a_model_of_the_extern():
