@@ -53,7 +53,9 @@ def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> tuple[str, str
     extern_ports = [p.split(" = ")[0] for p in ports]  # (the contract's outputs: `q: out reg T = V`)
     contract = "".join(f"  {ln}\n" for ln in lines if ln.startswith("ensures"))
     extern = f"extern {head}({', '.join(extern_ports + [parts.extern_ports])}) {{\n{contract}}}"
-    return f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}", extern
+    text = f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}"
+    # as many lines as the child, so that the modules after it keep their spans
+    return text, extern + "\n" * (text.count("\n") - extern.count("\n"))
 
 
 def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
