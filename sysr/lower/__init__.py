@@ -20,7 +20,8 @@ from .. import limits, overrun
 from ..diagnostics import Diagnostic
 from ..elab import elaborate
 from ..pipeline import analyze
-from .formal import FormalUnsupported, lower_formal, lower_formal_hierarchy
+from .formal import FormalUnsupported, lower_formal
+from .formal_hier import lower_formal_hierarchy
 from .module import lower, lower_hierarchy
 from .names import VERILOG_KEYWORDS
 

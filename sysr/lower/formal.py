@@ -26,7 +26,7 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
 An asynchronous reset stays as `sysr lower` writes it (`always @(posedge clk or posedge arst)`);
 Yosys' `async2sync` pass gives it sysr's cycle model in the formal flow (`bench.checker.smtbmc`).
 
-A file with several modules (`lower_formal_hierarchy`) keeps the hierarchy, each module with
+A file with several modules (`sysr.lower.formal_hier`) keeps the hierarchy, each module with
 its own section; only the top's `requires` (and enum inputs) are assumed. Every other module's
 are asserted: in the composed design an instance's requirements are its parent's obligations,
 so Yosys proves the whole hierarchy, children's logic included, without the contracts the
@@ -41,11 +41,10 @@ import itertools
 
 from ..front import syntax as S
 from ..elab import elaborate, mentions_prev, source_snippet
-from ..model import Design, Hierarchy
+from ..model import Design
 from .expr import ATOM, LAND, Ctx, V, _range, literal, syntax_nodes
 from .formal_expr import FormalExprs, FormalStmts, FormalUnsupported, checking
 from .ir import INDENT, Assign, Check, Group, If, leaves, nested_temps, prune, render
-from .instances import lower_hierarchy as _lower_modules
 from .module import ModuleLowering, layout, merge_assigns
 from .names import VERILOG_KEYWORDS
 
@@ -55,21 +54,6 @@ __all__ = ["lower_formal", "FormalUnsupported"]
 def lower_formal(design: Design, source_name: str, source_text: str = "") -> str:
     """The `--formal` Verilog text of a module that passed the static checks, as a top."""
     return FormalLowering(design, source_name, source_text).run()
-
-
-def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "") -> str:
-    """The `--formal` Verilog text of a file's top module and every module it instantiates (an
-    extern module as its formal model, `sysr.lower.formal_extern`)."""
-    from .formal_extern import ExternModel
-
-    def one(d, names, first):
-        if d.extern:
-            return ExternModel(d, source_name, source_text, names, False, top=False).run()
-        lowering = FormalLowering(d, source_name, source_text, names, first, top=d is h.top_design)
-        if first:
-            lowering.externs = [names[x.module.name] for x in h.externs()]
-        return lowering.run()
-    return _lower_modules(h, source_name, one)
 
 
 class FormalLowering(ModuleLowering):

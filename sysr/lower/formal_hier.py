@@ -1,6 +1,7 @@
-"""The formal model of an extern module, for `sysr lower --formal` (reference §8.1, §4.9).
+"""`sysr lower --formal` of a whole file: every module the top reaches, and an extern module's model.
 
-An extern module's logic is Verilog that sysr does not write; `sysr check` takes it through
+`lower_formal_hierarchy` writes each module with its formal section (`sysr.lower.formal`), the
+top first. An extern module gets a model instead (reference §8.1, §4.9): its logic is Verilog that sysr does not write; `sysr check` takes it through
 its contract. For the formal flow the lowering writes, in its place and under `ifdef FORMAL`,
 a module of the same name and ports that means exactly that contract: every output is free
 in every cycle (`(* anyseq *)`), its `ensures` are assumed and its `requires` asserted (what
@@ -12,8 +13,10 @@ Verilog (the model exists only with FORMAL defined).
 
 from __future__ import annotations
 
+from ..model import Hierarchy
 from .expr import _range
 from .formal import FormalLowering
+from .instances import lower_hierarchy as _lower_modules
 from .ir import INDENT
 
 
@@ -54,3 +57,16 @@ class ExternModel(FormalLowering):
                 " this model\n// stands in for it: its outputs are any values its `ensures` allow (assumed), "
                 "its `requires`\n// are asserted. Without FORMAL defined it does not exist.\n")
         return f"`ifdef FORMAL\n{note}{text.rstrip()}\n`endif\n"
+
+
+def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "") -> str:
+    """The `--formal` Verilog text of a file's top module and every module it instantiates (an
+    extern module as its formal model, `ExternModel`)."""
+    def one(d, names, first):
+        if d.extern:
+            return ExternModel(d, source_name, source_text, names, False, top=False).run()
+        lowering = FormalLowering(d, source_name, source_text, names, first, top=d is h.top_design)
+        if first:
+            lowering.externs = [names[x.module.name] for x in h.externs()]
+        return lowering.run()
+    return _lower_modules(h, source_name, one)
