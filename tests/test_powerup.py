@@ -115,3 +115,12 @@ def test_misplaced_power_up_values():
     assert codes("enum S { A, B }\n" + base.format("reg s: S initial S::B;", "s <= S::A;")) == []
     assert codes(base.format("reg r: u8 initial 1;", "r <= d;").replace("rst: reset, ", "")) == []
     assert codes("module m(initial: in u8, y: out u8) { y = initial; }\n") == []  # still a name elsewhere
+
+
+def test_hover_shows_the_power_up_value():
+    from sysr.lsp.symbols import symbol_at
+    d = analyze(MUXDFF).design
+    line = next(i for i, ln in enumerate(MUXDFF.splitlines(), 1) if "reg count" in ln)
+    sym = symbol_at(d, line, MUXDFF.splitlines()[line - 1].index("count") + 2, MUXDFF)
+    assert sym.text == ("register `count`: `u8` (8 bits, unsigned), no reset value, power-up value 5 "
+                        "(the reset leaves it alone)")
