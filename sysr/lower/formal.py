@@ -122,6 +122,8 @@ class FormalLowering(ModuleLowering):
                          and s.name not in written)
 
     def declaration(self, sig) -> str:
+        if sig.name in getattr(self, "constants", ()) and sig.powerup is not None:  # never written: V throughout
+            return f"wire {_range(sig.ty.width)}{self.name(sig)} = {literal(sig.powerup, sig.ty.width)};"
         text = super().declaration(sig)
         return f"(* anyconst *) {text}" if sig.name in getattr(self, "constants", ()) else text
 
