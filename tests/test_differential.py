@@ -1007,6 +1007,14 @@ AMARANTH_FIXED_BUGS = [
         "module m(a8: in u51, a9: in u27, a10: in bool, w18: out u31) {\n"
         "  w18 = if (match (a8 as u2) { 0 => false, 2 => false, 3 => false, _ => a10 }) then 0 else (a9 as u31);\n}\n",
         ({"a8": 4, "a9": 0x1300cf, "a10": 1}, {"a8": 5, "a9": 7, "a10": 1})),
+    AmaranthBug(
+        "held-register-steps-at-an-asynchronous-reset",
+        "sysr/amaranth/component.py: in \"domain\" mode with an asynchronous reset, a register without "
+        "a reset value (or with a power-up value) was in the domain, whose processes Amaranth's "
+        "simulator runs when the reset rises: it took its next value there, where sysr holds it",
+        "module m(clk: clock, arst_n: areset_n, a: in u8, q: out reg u8, p: out reg u8 initial 9) {\n"
+        "  seq { q <= a; p <= a + 1; }\n}\n",
+        ({"arst_n": 0, "a": 5}, {"arst_n": 1, "a": 6}, {"arst_n": 0, "a": 7})),
 ]
 
 
