@@ -23,6 +23,7 @@ from fake_api import FakeServer, anthropic_message, chat_completion
 
 from bench.cli.main import _candidate
 from bench.judge.agree import disagreement
+from bench.judge.detail import sim_output
 from bench.judge.guard import CANDIDATE_LIMIT
 from bench.judge.score import Failed, Limits, Scorer
 from bench.judge.tasks import ROOT, load_tasks
@@ -110,6 +111,11 @@ def test_forbidden_details_name_the_construct_and_its_line(tasks) -> None:
 def test_what_both_tools_read_alike_is_not_refused(source) -> None:
     assert disagreement(source, systemverilog=False) is None
     assert disagreement(source, systemverilog=True) is None
+
+
+def test_simulation_messages_name_no_testbench_scope() -> None:
+    said = "WARNING: design.v:3: a warning of the design's\nVCD info: dumping tb.dut.q\nERROR: tb.v:12: the testbench's\n"
+    assert sim_output(said) == "WARNING: design.v:3: a warning of the design's"
 
 
 def test_verdicts_count_their_samples(tasks) -> None:

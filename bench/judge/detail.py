@@ -55,8 +55,9 @@ def yosys_errors(log: str) -> str:
 
 
 def sim_output(output: str, lines: int = 10) -> str:
-    """What vvp said besides a verdict (its own warnings), without lines that name the testbench."""
-    kept = [line for line in output.strip().splitlines() if line.strip() and "tb.v" not in line]
+    """What vvp said besides a verdict (its own warnings), without lines that name the testbench
+    (its file, tb.v, or a scope of it: `tb.dut`, `tb.stim1`)."""
+    kept = [line for line in output.strip().splitlines() if line.strip() and "tb." not in line]
     return short("\n".join(kept), lines)
 
 
