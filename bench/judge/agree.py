@@ -10,7 +10,8 @@ refused here, on a real parse of the candidate (pyslang, a SystemVerilog front e
 any tool reads it; each was measured on the Yosys and Icarus this project pins:
 
 - delays of any form (`#5`, `<= #5.5 d`, `#0`, `assign #1`, `wire #1`, gate delays, `##1`):
-  Yosys ignores them, Icarus runs them (a `<= #5.5` register file shows Yosys no flip-flop);
+  Yosys ignores them, Icarus runs them (an `rv32i-ex` with no flip-flop passed with `<= #5.5`, a
+  counter with a second flip-flop stage with `#0`);
 - unsized signed based literals (`'sh8000_0000`): Yosys sizes them wider than 32 bits, so
   `'sh8000_0000 < 0` is false for Yosys and true for Icarus; a size (`32'sh8000_0000`) fixes it;
 - the fill literals `'1`, `'x`, `'z` anywhere but as the whole value assigned (`q <= '1;`):
@@ -18,9 +19,10 @@ any tool reads it; each was measured on the Yosys and Icarus this project pins:
 - x, z or ? digits in a condition (an `if`, `?:`, `case` selector, loop or generate condition), a
   parameter, a range or a replication count: `if (4'bx1x0)` takes the branch for Yosys and not
   for Icarus (case items keep them: that is what `casez` is for);
-- strengths and pulls: `tri0`, `tri1` and `trireg` nets, `pullup` and `pulldown`, drive and
-  charge strengths (`assign (weak0, weak1) ...`): Icarus resolves them, Yosys drops them (an
-  undriven `tri1` is 1 to Icarus and undriven to Yosys);
+- strengths and pulls: `pullup` and `pulldown` (Yosys ignores them: a pulled-up net is undriven
+  to Yosys and 1 to Icarus), and `tri0`, `tri1`, `trireg` nets and drive or charge strengths
+  (`assign (weak0, weak1) ...`), which Icarus resolves and this Yosys does not even read: refused
+  here too, so that a Yosys that reads them cannot be shown another design;
 - division or modulo in the condition of an `if`, a loop or a generate-if unless a comparison,
   logical or reduction operator makes the condition one bit: `if ((4'd1 / 4'd0) | 4'b0100)` is
   an x with a one bit, true for Yosys and false for Icarus.
