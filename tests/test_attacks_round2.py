@@ -22,7 +22,8 @@ import pytest
 from fake_api import FakeServer, anthropic_message, chat_completion
 
 from bench.cli.main import _candidate
-from bench.judge.agree import disagreement
+from bench.judge import agree
+from bench.judge.agree import Reading, check, disagreement
 from bench.judge.detail import sim_output
 from bench.judge.guard import CANDIDATE_LIMIT
 from bench.judge.score import Failed, Limits, Scorer
@@ -111,6 +112,20 @@ def test_forbidden_details_name_the_construct_and_its_line(tasks) -> None:
 def test_what_both_tools_read_alike_is_not_refused(source) -> None:
     assert disagreement(source, systemverilog=False) is None
     assert disagreement(source, systemverilog=True) is None
+
+
+def test_a_design_the_parse_cannot_read_whole_is_refused_if_yosys_reads_it(tasks, monkeypatch) -> None:
+    """A syntax error stays `syntax` (Yosys's message); a design Yosys reads but pyslang does not
+    read whole (so agree checked it in part) is refused after the syntax stage."""
+    assert check("module m(input a, output y);\n  assign y = a +;\nendmodule\n", False) == \
+        Reading(None, "line 2: expected expression")
+    toy = tasks["toy"]
+    broken = toy.text("ref.v").replace("endmodule", "  wire w = en +;\nendmodule")
+    assert Scorer(Limits(sim_s=10)).score(toy, "verilog", broken).result == "syntax"
+    monkeypatch.setattr(agree, "check", lambda text, sv: Reading(None, "line 3: as if pyslang could not"))
+    r = Scorer(Limits(sim_s=10)).score(toy, "verilog", toy.text("ref.v"))
+    assert r.result == "forbidden" and r.detail.startswith("line 3: as if pyslang could not")
+    assert [s.stage for s in r.stages][-2:] == ["elaborate", "guard"]
 
 
 def test_simulation_messages_name_no_testbench_scope() -> None:

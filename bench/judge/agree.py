@@ -29,11 +29,18 @@ any tool reads it; each was measured on the Yosys and Icarus this project pins:
 
 A refused design is `forbidden`, with the line and a way to write it that both tools read
 alike. The parse reads what the tools are given (preprocessed, comments blanked), as Verilog-2005
-keywords for a Verilog task and SystemVerilog for an imported one.
+keywords for a Verilog task and SystemVerilog for an imported one. A text the parse cannot read
+whole (it recovers past an error, skipping what it could not read) is checked only in part, so
+`check` says so (`Reading.unread`): the scorer then refuses the design if Yosys reads it (a
+design with a plain syntax error stays a `syntax` failure, with Yosys's message). Every valid
+reference of the 22 tasks, VerilogEval and ChipBench parses without an error.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import pyslang
 import pyslang.syntax as S
 
 K = S.SyntaxKind
@@ -61,21 +68,39 @@ _CHECKED = _DELAYS | _STRENGTHS | _TRUTH | {K.NetDeclaration, K.PrimitiveInstant
 _VERILOG_2005 = '`begin_keywords "1364-2005"\n'
 
 
+@dataclass(frozen=True)
+class Reading:
+    problem: str | None  # the first construct the tools read differently, as `line N: why`
+    unread: str | None  # the parse's first error, as `line N: message`: the text was checked in part
+
+
 def disagreement(text: str, systemverilog: bool) -> str | None:
     """The first construct of `text` that Yosys and Icarus read differently, as `line N: why`; or None."""
+    return check(text, systemverilog).problem
+
+
+def check(text: str, systemverilog: bool) -> Reading:
+    """`text` parsed and walked: what the tools would read differently, and whether all was read."""
     head = "" if systemverilog else _VERILOG_2005
+
+    def line(at: int) -> str:
+        return f"line {text.count(chr(10), 0, max(at - len(head), 0)) + 1}"
+
     try:
         tree = S.SyntaxTree.fromText(head + text)
     except RuntimeError:  # slang stops at its nesting limit (about a thousand levels)
-        return ("line 1: the candidate nests expressions or statements deeper than its parse allows "
-                "(about a thousand levels); no design needs that")
+        return Reading("line 1: the candidate nests expressions or statements deeper than its parse allows "
+                       "(about a thousand levels); no design needs that", None)
     memo: dict = {}  # node -> its answer to `_deciding` or `_whole_value`, so each walk up is done once
     for node in _nodes(tree.root):
         found = _problem(node, memo) if node.kind in _CHECKED else None
         if found:
-            at, why = found
-            return f"line {text.count(chr(10), 0, max(at - len(head), 0)) + 1}: {why}"
-    return None
+            return Reading(f"{line(found[0])}: {found[1]}", None)
+    errors = [d for d in tree.diagnostics if d.isError()]
+    if not errors:
+        return Reading(None, None)
+    said = pyslang.DiagnosticEngine(tree.sourceManager).formatMessage(errors[0])
+    return Reading(None, f"{line(errors[0].location.offset)}: {said}")
 
 
 def _nodes(root):

@@ -282,8 +282,9 @@ class Scorer:
         return self._record("lower", "sysr", res, "ok"), out.read_text(errors="replace")
 
     # ---- preprocessing and the guard -------------------------------------------------------
-    def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> str:
-        """Preprocess once and judge the result; the text every later tool is given."""
+    def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> tuple[str, str | None]:
+        """Preprocess once and judge the result: the text every later tool is given, and what the
+        parse of `bench.judge.agree` could not read (None: it read all)."""
         why = guard.raw_problem(verilog)
         if why:
             raise self._fail("guard", "", None, "forbidden", why)
@@ -305,11 +306,12 @@ class Scorer:
             raise self._fail("guard", "", None, "forbidden", "`include is not allowed in a candidate "
                              "(a macro built one)")
         judged = self.guard((pre / "pre.v").read_text(errors="replace"), verilog, system=lang.system)
-        problem = judged.problem or agree.disagreement(judged.text, lang is dialect.SYSTEMVERILOG)
+        reading = agree.check(judged.text, lang is dialect.SYSTEMVERILOG) if not judged.problem else None
+        problem = judged.problem or reading.problem
         if problem:
             raise Failed(self._record("guard", "", None, "forbidden", problem, time.perf_counter() - t0))
         stages.append(self._record("guard", "", None, "ok", duration=time.perf_counter() - t0))
-        return judged.text
+        return judged.text, reading.unread
 
     # ---- Yosys stages ----------------------------------------------------------------------
     def iface_ports(self, task: Task) -> list[PortInfo]:
@@ -508,10 +510,13 @@ class Scorer:
             stages.append(stage)
         else:
             verilog = source
-        text = self.guarded(task, work, verilog, stages)
+        text, unread = self.guarded(task, work, verilog, stages)
         yosys = work / "front"
         (yosys / DESIGN).write_text(text)
         stages += self.yosys_checks(task, yosys)
+        if unread:  # Yosys reads what the parse of bench.judge.agree could not: checked in part only
+            raise self._fail("guard", "", None, "forbidden", f"{unread} (the scorer's parse, pyslang, cannot read "
+                             "this design whole, so it cannot check that Yosys and Icarus read it alike)")
         if task.resources is not None:
             stages.append(self.resources(task, yosys))
         stages += self.simulate(task, work, text)
