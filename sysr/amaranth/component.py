@@ -29,10 +29,9 @@ design without a clock uses no domain; its reset, if it has one, is an ordinary 
 Amaranth's simulator (0.5) runs a domain's processes at the rising edge of an asynchronous
 domain reset as well as at the clock edge: a memory write port there writes whatever its
 enable shows at that instant, and a `reset_less` register takes its next value. In "domain"
-mode with an asynchronous reset the memories' write ports, and the registers without a reset
-value (which hold while the reset is active), are therefore in a local reset-less domain
-`<domain>_memw` whose clock is the domain's (the same `$memwr` and flip-flops on the same clock
-once Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
+mode with an asynchronous reset the memories' write ports are therefore in a local reset-less
+domain `<domain>_memw` whose clock is the domain's (the same `$memwr` on the same clock once
+Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
 asynchronous (or none), as its registers are `reset_less`.
 
 A design with instances is built flattened (`sysr.elab.flat`, what the evaluator runs): one
@@ -109,7 +108,6 @@ class SysrComponent(wiring.Component):
         super().__init__(wiring.Signature(members))
         self._comb: list = []
         self._sync: list = []
-        self._held: list = []  # registers without a reset value: in the write domain (see the docstring)
         self._arrays: dict[str, object] = {}
         try:
             self._build(design, system)
@@ -192,7 +190,7 @@ class SysrComponent(wiring.Component):
                 arr = self._arrays[sv.name]
                 self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
             else:
-                (self._sync if sv.init is not None else self._held).append(self.registers[sv.name].eq(build.value(nxt)))
+                self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
             if sv.kind == "out_reg" and sv.name in self.port_names:  # (an instance's is a register inside)
                 value = build.value(shown[sv.name]) if sv.name in shown else self.registers[sv.name]
                 self._comb.append(self.port(sv.name).eq(value))
@@ -270,13 +268,11 @@ class SysrComponent(wiring.Component):
         m.d.comb += self._comb
         if self._sync:
             m.d[self.domain] += self._sync
-        if self._held:
-            m.d[self._write_domain] += self._held
         for name, mem in self.memories.items():
             m.submodules[f"mem_{name}"] = mem
         for name, instance in self._externs:
             m.submodules[name.replace(".", "_")] = instance
-        if (self.memories or self._held) and self._write_domain != self.domain:
+        if self.memories and self._write_domain != self.domain:
             m.domains += ClockDomain(self._write_domain, reset_less=True, local=True)
             m.d.comb += ClockSignal(self._write_domain).eq(ClockSignal(self.domain))
         return m
