@@ -1026,16 +1026,17 @@ def amaranth_reproduces(bug: "AmaranthBug", reset: str) -> None:
     assert not problems, bug.reason + "\n" + "\n".join(problems)
 
 
-# An open bug of the Amaranth back end (found by a run of 150 designs): in "domain" mode with an
-# asynchronous reset, a register without a reset value (or with a power-up value) is in the
-# domain, whose processes Amaranth's simulator runs when the reset rises: it takes its next value
-# there, where sysr (and the lowered Verilog, whose such registers are in a plain
-# `always @(posedge clk)`) holds it. Moving them to the reset-less write domain of the memories
-# makes them sample a delta cycle after the domain's registers changed, which is wrong too.
+# An open disagreement in simulation (found by a run of 150 designs): in "domain" mode with an
+# asynchronous reset, a register without a reset value (or with a power-up value) is a
+# `reset_less` signal of the domain, whose processes Amaranth's simulator (0.5) runs when the
+# reset rises: it takes its next value there, where sysr holds it. The circuit is right (its
+# RTLIL has a plain `$dff` for such a register, an `$adff` for the others), the simulation is not.
+# Moving them to the reset-less write domain of the memories makes them sample a delta cycle
+# after the domain's registers changed, which is wrong too.
 AMARANTH_OPEN_BUG = AmaranthBug(
     "held-register-steps-at-an-asynchronous-reset",
-    "sysr/amaranth/component.py: a register without a reset value steps when the domain's "
-    "asynchronous reset rises",
+    "Amaranth's simulator steps a reset-less register of an asynchronous domain when its reset "
+    "rises (the RTLIL's `$dff` does not)",
     "module m(clk: clock, arst_n: areset_n, a: in u8, q: out reg u8, p: out reg u8 initial 9) {\n"
     "  seq { q <= a; p <= a + 1; }\n}\n",
     ({"arst_n": 0, "a": 5}, {"arst_n": 1, "a": 6}, {"arst_n": 0, "a": 7}))
