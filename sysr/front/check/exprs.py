@@ -29,6 +29,10 @@ class Expressions(CheckerBase):
                 return None
             ty = sint(width) if signed else uint(width)
         if ty is None:
+            if lit.origin is not None:
+                self.err("T003", f"`{lit.origin}` ({lit.text} here) needs a type here", lit.span,
+                         f"give it one: `{lit.origin} as u8` (§4.8)")
+                return None
             self.err("T003", f"the literal `{lit.text}` needs a type here", lit.span,
                      f"give it a suffix, e.g. `{lit.text}u8`")
             return None
@@ -37,7 +41,10 @@ class Expressions(CheckerBase):
                      f"write a variant, `{S.written(ty.enum)}::NAME`")
             return None
         value = -lit.value if negated else lit.value
-        if not fits(value, ty, lit.text.startswith(("0x", "0b"))):
+        if lit.origin is not None and not fits(value, ty):
+            self.err("T002", f"`{lit.origin}` is {value} here, which does not fit in `{ty}`", lit.span,
+                     self._range_note(ty))
+        elif not fits(value, ty, lit.text.startswith(("0x", "0b"))):
             self.err("T002", f"the literal `{'-' if negated else ''}{lit.text}` does not fit in `{ty}`", lit.span,
                      self._range_note(ty))
         self.types[id(lit)] = ty
