@@ -341,6 +341,11 @@ class Expressions(CheckerBase):
         total = 0
         ok = True
         for p in e.parts:
+            if isinstance(p, S.IntLit) and p.suffix is None and p.origin is not None:
+                self.err("T003", f"`{p.origin}` ({p.text} here) in a concatenation needs a width", p.span,
+                         f"give it one: `{p.origin} as u8` (§4.8)")
+                ok = False
+                continue
             if isinstance(p, S.IntLit) and p.suffix is None:
                 self.err("T003", f"the literal `{p.text}` in a concatenation needs a width", p.span,
                          f"write e.g. `{p.text}u4`")

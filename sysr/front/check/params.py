@@ -168,7 +168,7 @@ class Specializer:
             return fold(e, self.env, self.memo)
         except FoldError as err:
             self.report(err.code, err.msg + self.where, err.span)
-            return Folded(0, False)  # reported: the expression is left as written
+            return Folded(0, True)  # reported: 0 stands for it, so that nothing else reports it again
 
     def copy(self, node):
         if isinstance(node, tuple):
