@@ -153,6 +153,7 @@ class Design:
     # the design's key (`fifo<W = 16, DEPTH = 5>`; the module's name when it has none).
     binding: tuple[tuple[str, int], ...] = ()
     key: str = ""
+    ints: dict[str, int] = field(default_factory=dict)  # parameters and `int` consts -> their values here
 
     @property
     def name(self) -> str:

@@ -374,6 +374,7 @@ class Parameters(CheckerBase):
             return cache[key]
         if not m.params and not mentions(m, self.int_env):
             cache[key] = m  # nothing to replace: the module as written
+            self.__dict__.setdefault("ints", {})[key] = dict(self.int_env)
             return m
         env = dict(self.int_env)
         env.update(binding)
@@ -385,6 +386,7 @@ class Parameters(CheckerBase):
         items = tuple(sp.copy(i) for i in m.items if not (isinstance(i, S.ConstDecl) and int_const(i)))
         copy = S.Module(m.name, sp.copy(m.ports), items, m.span, m.name_span, m.params)
         cache[key] = copy
+        self.__dict__.setdefault("ints", {})[key] = env
         return copy
 
     def binding_notes(self) -> None:
