@@ -235,6 +235,18 @@ def test_diagnostics(text: str, expected: str):
     assert expected in messages(text), messages(text)
 
 
+@pytest.mark.parametrize("text", [
+    "const N: int = 3;\nmodule m(a: in u8, y: out u8) { comb { let N: u8 = a; y = N; } }",
+    "const N: int = 3;\nfn f(N: u8) -> u8 { N + 1 }\nmodule m(a: in u8, y: out u8) { y = f(a); }",
+    "module m<W: int = 3>(a: in u8, y: out u8) { const AW: int = W + 1; comb { y = 0; for AW in 0..4 { y = y + 1; } } }",
+    "module m<W: int = 3>(W: in u8, y: out u8) { y = W; }",
+])
+def test_a_name_that_would_be_replaced_is_N002(text: str):
+    """A parameter or `int` const stands for its value everywhere in its scope: a local, port or
+    fn parameter of the same name would silently read that value, so it is refused."""
+    assert "N002" in codes(text), messages(text)
+
+
 def test_int_is_not_a_signal_type():
     got = messages("module m(a: in int, y: out bool) { y = true; }")
     assert any(m.startswith("N003 unknown type `int`") and "`int` is the type of module parameters and `int` "

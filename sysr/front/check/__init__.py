@@ -61,10 +61,10 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
             self.err("P005", f"the file {what}; a design is one `module NAME(ports) {{ ... }}`",
                      S.Span(1, 1, 1, 2))
             return None
+        self.int_globals()
         for item in self.tree.items:
             if isinstance(item, S.EnumDecl):
                 self.enum_decl(item)
-        self.int_globals()
         for item in self.tree.items:
             if isinstance(item, S.ConstDecl) and item.ty.name != "int":
                 self.const_decl(item, Ctx("const"))
@@ -102,7 +102,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         used = {i.module for m in modules for i in m.items if isinstance(i, S.InstDecl)}
         self.cyclic = self.cyclic_modules(modules)
         for m in modules:
-            if m.params and not self.param_decls(m):
+            if not self.param_decls(m) and m.params:
                 continue
             if m.name == top and self.top_params:
                 given = {k: (v, m.name_span) for k, v in self.top_params.items()}

@@ -265,11 +265,21 @@ class Parameters(CheckerBase):
                 self.declare_global(item.name, item.name_span)
                 self.int_const(item, self.int_env, "")
                 items.append(item)
-            elif isinstance(item, (S.ConstDecl, S.FnDecl)) and self.int_env and mentions(item, self.int_env):
+            elif isinstance(item, (S.ConstDecl, S.FnDecl, S.EnumDecl)) and self.int_env and mentions(item, self.int_env):
+                if isinstance(item, S.FnDecl):
+                    self.fn_int_names(item)
                 items.append(Specializer(self.int_env, self.err).copy(item))
             else:
                 items.append(item)
         self.tree = S.SourceFile(tuple(items), self.tree.span)
+
+    def fn_int_names(self, f: S.FnDecl) -> None:
+        """N002 for a fn parameter or `let` named like an `int` const (it would be replaced)."""
+        for name, span in [(p.name, p.span) for p in f.params] + [(x.name, x.name_span) for x in f.lets]:
+            if name in self.int_env:
+                self.err("N002", f"`{S.written(name)}` is already the name of an `int` const", span,
+                         "it stands for its value everywhere: give this one a name of its own",
+                         related=[Related(self.global_spans[name], "defined here")])
 
     def int_const(self, c: S.ConstDecl, env: dict[str, int], where: str) -> None:
         f = Specializer(env, self.err, where).fold(c.value)
@@ -295,13 +305,27 @@ class Parameters(CheckerBase):
                 self.err("N003", f"a parameter's type is `int`, not `{printer.type_ref(p.ty)}`", p.ty.span,
                          f"write `{S.written(p.name)}: int`; its value takes a type where it is used (§4.8)")
                 ok = False
-        taken = {p.name for p in m.ports} | {getattr(i, "name", None) for i in m.items} | set(self.global_spans)
+        ints = {i.name: i.name_span for i in m.items if isinstance(i, S.ConstDecl) and int_const(i)}
+        mine = {p.name: p.name_span for p in m.params} | ints
+        for name, span in mine.items():
+            if name in self.global_spans:
+                self.err("N002", f"`{S.written(name)}` is already the name of {self.global_kind(name)}", span,
+                         "a parameter or `int` const needs a name of its own",
+                         related=[Related(self.global_spans[name], "defined here")])
+                ok = False
+        constants = set(mine) | set(self.int_env)
+        others = [(p.name, p.name_span) for p in m.ports]
+        others += [(i.name, i.name_span) for i in m.items if hasattr(i, "name_span") and hasattr(i, "name")
+                   and not (isinstance(i, S.ConstDecl) and int_const(i))]
         for node in subnodes(m, (S.Let, S.For, S.Quant)):
-            taken.add(node.var if isinstance(node, (S.For, S.Quant)) else node.name)
-        for p in m.params:
-            if p.name in taken:
-                self.err("N002", f"`{S.written(p.name)}` is the name of a parameter of `{S.written(m.name)}` and of "
-                                 "another declaration", p.name_span, "a parameter needs a name of its own")
+            others.append((node.name, node.name_span) if isinstance(node, S.Let) else (node.var, node.var_span))
+        for name, span in others:
+            if name in constants:
+                first = mine.get(name) or self.global_spans.get(name)
+                what = "a parameter" if any(p.name == name for p in m.params) else "an `int` const"
+                self.err("N002", f"`{S.written(name)}` is already the name of {what}", span,
+                         "it stands for its value everywhere in the module: give this one a name of its own",
+                         related=[Related(first, "defined here")] if first else [])
                 ok = False
         return ok
 
