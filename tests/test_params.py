@@ -227,7 +227,8 @@ def test_exact_constants_and_the_branch_taken():
     ("module m<W: u8 = 8>(a: in u8, y: out u8) { y = a; }",
      "N003 a parameter's type is `int`, not `u8` | write `W: int`; its value takes a type where it is used (§4.8)"),
     ("module m<a: int = 8>(a: in u8, y: out u8) { y = a; }",
-     "N002 `a` is the name of a parameter of `m` and of another declaration | a parameter needs a name of its own"),
+     "N002 `a` is already the name of a parameter | it stands for its value everywhere in the module: give this "
+     "one a name of its own"),
     ("module m<N: int = 0>(a: in u8, y: out u8) { y = a + 64 / N; }",
      "T020 `64 / N` divides by zero in `m<N = 0>` | "),
 ])
