@@ -21,9 +21,9 @@ becomes a parameter `W` (written `u[W]`, or an exact expression of `W` and `K` t
 set by its instances to the width it had; and now and then the top also instantiates a fixed
 generic module `pk` twice with two random bindings (`ParamChild`), whose outputs it reads.
 
-The semantics of the whole hierarchy is the evaluator's flat system (`sysr.hier.flat`), which
+The semantics of the whole hierarchy is the evaluator's flat system (`sysr.elab.flat`), which
 the differential tests compare with Icarus on the lowered hierarchy and with z3, and with the
-top's system for its proofs (`sysr.hier.contract`).
+top's system for its proofs (`sysr.elab.contract`).
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bench import sandbox
-from bench.run import DEFAULT_FILE_BYTES, DEFAULT_MEMORY_BYTES, OUTPUT_LIMIT, run_bounded
-from bench.session import Session
-from bench.tools import find_tool
+from bench.judge import sandbox
+from bench.judge.run import DEFAULT_FILE_BYTES, DEFAULT_MEMORY_BYTES, OUTPUT_LIMIT, run_bounded
+from bench.judge.session import Session
+from bench.judge.tools import find_tool
 
 SH = "/bin/sh"
 
@@ -130,9 +130,9 @@ def test_a_run_past_its_limit_ends_the_sandbox(tmp_path) -> None:
 
 
 def test_a_candidate_has_one_sandbox(tmp_path, monkeypatch) -> None:
-    """One bwrap start for all of a candidate's tool runs (preprocess, Yosys, compile, simulation)."""
-    from bench.score import Scorer
-    from bench.tasks import load_tasks
+    """One bwrap start for all of a candidate's tool runs (preprocess, Yosys, compile alone and with the testbench, simulation)."""
+    from bench.judge.score import Scorer
+    from bench.judge.tasks import load_tasks
 
     starts, runs = [], []
     start, run = Session._start, Session.run
@@ -143,7 +143,7 @@ def test_a_candidate_has_one_sandbox(tmp_path, monkeypatch) -> None:
     scorer.iface_ports(toy)  # read once per process, in a sandbox of its own
     starts.clear(), runs.clear()
     r = scorer.score(toy, "verilog", toy.text("ref.v"))
-    assert r.result == "PASS" and [Path(t).name for t in runs] == ["iverilog", "yosys", "iverilog", "vvp"]
+    assert r.result == "PASS" and [Path(t).name for t in runs] == ["iverilog", "yosys", "iverilog", "iverilog", "vvp"]
     assert len(starts) == 1
 
 

@@ -25,7 +25,7 @@ A diagnostic found in some bindings of a module but not all gets a note naming t
 
 from __future__ import annotations
 
-from ... import limits
+from ... import limits, overrun
 from ...diagnostics import Diagnostic
 from ...model import Design, Hierarchy
 from .. import syntax as S
@@ -132,7 +132,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         copy = self.specialize(m, binding)
         if key not in known and not (known and m.name in self.cyclic):
             if sum(map(len, self.bindings.values())) >= limits.MAX_INSTANCES:
-                raise limits.exceeded("L009", f"the file's modules are used with more than {limits.MAX_INSTANCES} "
+                raise overrun.exceeded("L009", f"the file's modules are used with more than {limits.MAX_INSTANCES} "
                                               "bindings of their parameters", m.name_span,
                                       "use fewer distinct parameter values")
             known.append(key)
