@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.tools import find_tool
+from bench.judge.tools import find_tool
 from sysr.cli import main
 from sysr.lower import lower_text
 from sysr.pipeline import Options, analyze, check
