@@ -180,6 +180,37 @@ def test_param_on_the_command_line(tmp_path: Path):
     assert r.returncode == 2 and "expected NAME=VALUE" in r.stderr
 
 
+# ---- an imported suite's stub ------------------------------------------------------------------
+
+# A reference in the shape of ChipBench's synchronous FIFO (written for this test): WIDTH and DEPTH.
+REFERENCE_FIFO = """
+module TopModule #(parameter WIDTH = 8, parameter DEPTH = 16) (
+  input clk, input rst_n, input winc, input rinc, input [WIDTH-1:0] wdata,
+  output wfull, output rempty, output reg [WIDTH-1:0] rdata
+);
+  reg [WIDTH-1:0] mem [0:DEPTH-1];
+  reg [$clog2(DEPTH):0] cnt;
+  assign wfull = cnt == DEPTH;
+  assign rempty = cnt == 0;
+  always @(posedge clk)
+    if (!rst_n) begin cnt <= 0; rdata <= 0; end
+    else begin cnt <= cnt + (winc && !wfull) - (rinc && !rempty); rdata <= mem[0]; end
+endmodule
+"""
+
+
+def test_a_stub_has_the_references_parameters():
+    from bench.suites.facts import of_reference
+    from bench.suites.stub import stub
+    facts = of_reference(REFERENCE_FIFO)
+    assert (facts.params, facts.param_widths) == ({"WIDTH": 8, "DEPTH": 16}, {"wdata": "WIDTH", "rdata": "WIDTH"})
+    text, why = stub(facts, "TopModule: a FIFO")
+    assert why == "" and "module TopModule<WIDTH: int = 8, DEPTH: int = 16>(" in text
+    assert "wdata: in u[WIDTH]" in text and "rdata: out u[WIDTH]" in text
+    code, _ = lower_text(text.replace("?wfull", "false").replace("?rempty", "true").replace("?rdata", "0"), "s.sysr")
+    assert "module TopModule #(\n  parameter WIDTH = 8,\n  parameter DEPTH = 16\n) (" in code
+
+
 # ---- what a parameter may be, and the diagnostics ----------------------------------------------
 
 def test_exact_constants_and_the_branch_taken():
