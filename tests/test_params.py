@@ -180,6 +180,29 @@ def test_param_on_the_command_line(tmp_path: Path):
     assert r.returncode == 2 and "expected NAME=VALUE" in r.stderr
 
 
+# ---- the language server -----------------------------------------------------------------------
+
+def test_hover_and_definition_through_parameters():
+    from sysr.lsp.symbols import design_at, symbol_at
+    text = FIFO.read_text()
+    h = analyze(text).hierarchy
+    lines = text.splitlines()
+
+    def at(line_has: str, word: str):
+        i = next(n for n, line in enumerate(lines) if line_has in line)
+        col = lines[i].index(word) + 1
+        return symbol_at(design_at(h, i + 1, col), i + 1, col, text)
+    use = at("full = count == DEPTH", "DEPTH")
+    decl_line = next(n for n, line in enumerate(lines) if line.startswith("module fifo<")) + 1
+    assert use.text == "parameter `DEPTH`: `int` = 5 in `fifo<W = 16, DEPTH = 5>`"
+    assert use.definition.line == decl_line
+    assert at("const AW", "AW").text == "`int` const `AW`: `int` = 3 in `fifo<W = 16, DEPTH = 5>`"
+    setting = at("inst narrow", "DEPTH")
+    assert setting.text == "parameter `DEPTH` of `fifo`: `int` = 4 in `fifo<W = 8, DEPTH = 4>`"
+    assert setting.definition.line == decl_line
+    assert at("reg mem", "u[W]").text == "type `u16` (16 bits, unsigned)"
+
+
 # ---- an imported suite's stub ------------------------------------------------------------------
 
 # A reference in the shape of ChipBench's synchronous FIFO (written for this test): WIDTH and DEPTH.
