@@ -273,7 +273,9 @@ def test_exact_constants_and_the_branch_taken():
     ("module m<W: int = 8>(a: in u[W - 8], y: out bool) { y = true; }",
      "T011 `u[W - 8]` has width 0 in `m<W = 8>`: widths go from 1 to 256 | "),
     ("module m<DEPTH: int = 16>(a: in u4, y: out bool) { y = a < DEPTH; }",
-     "T002 `DEPTH` is 16 here, which does not fit in `u4` | `u4` holds 0 to 15"),
+     "T002 `DEPTH` is 16 here, which does not fit in `u4` | `u4` holds 0 to 15 | a parameter takes its type from "
+     "the context, like a literal (§4.8): compare with a value that fits (`i <= DEPTH - 1` rather than `i < DEPTH`), "
+     "or widen the other side (`i as u[AW + 1] < DEPTH`)"),
     ("module m<W: int = 8>(a: in u8, y: out u16) { y = {a, W}; }",
      "T003 `W` (8 here) in a concatenation needs a width | give it one: `W as u8` (§4.8)"),
     ("module m(a: in u8, y: out u8) { y = clog2(a); }",

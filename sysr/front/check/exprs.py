@@ -43,7 +43,9 @@ class Expressions(CheckerBase):
         value = -lit.value if negated else lit.value
         if lit.origin is not None and not fits(value, ty):
             self.err("T002", f"`{lit.origin}` is {value} here, which does not fit in `{ty}`", lit.span,
-                     self._range_note(ty))
+                     self._range_note(ty), "a parameter takes its type from the context, like a literal (§4.8): "
+                     "compare with a value that fits (`i <= DEPTH - 1` rather than `i < DEPTH`), or widen the "
+                     "other side (`i as u[AW + 1] < DEPTH`)")
         elif not fits(value, ty, lit.text.startswith(("0x", "0b"))):
             self.err("T002", f"the literal `{'-' if negated else ''}{lit.text}` does not fit in `{ty}`", lit.span,
                      self._range_note(ty))
