@@ -58,9 +58,11 @@ class ModuleLowering(InstanceLowering):
         self.source = source_name
         self.names = source_names(design)
         self.gen = Gen()
-        self.verilog_modules = modules or {design.module.name: escape_keyword(design.module.name)}
+        self.verilog_modules = modules or {design.name: escape_keyword(design.module.name)}
         self.with_header = header
         self.externs: list[str] = []  # (the top's) the extern modules the file needs, by Verilog name
+        # The top of a module with parameters keeps them as Verilog `parameter`s (§8).
+        self.parameters = [(self.names.claim(("param", p), p), v) for p, v in design.binding] if header else []
         self.signals = [s for s in design.signals.values() if not s.ghost and s.kind not in INST_KINDS]
         self.claim_instance_names()
         self.x = Exprs(design, self.names, self.gen, self.constant_address_memories())
@@ -126,9 +128,31 @@ class ModuleLowering(InstanceLowering):
         if self.with_header and self.externs:
             lines.append(f"// Instantiates extern modules that sysr does not write: {', '.join(self.externs)} "
                          "(compile their Verilog with this file).")
-        lines += [f"module {self.verilog_modules[self.d.module.name]} ("]
+        name = self.verilog_modules[self.d.name]
+        if self.parameters:
+            params = [f"{INDENT}parameter {p} = {v}" for p, v in self.parameters]
+            lines += [f"module {name} #("] + [p + ("," if i < len(params) - 1 else "") for i, p in enumerate(params)]
+            lines += [") ("]
+        else:
+            lines += [f"module {name} ("]
         lines += [p + ("," if i < len(ports) - 1 else "") for i, p in enumerate(ports)]
-        return lines + [");"]
+        return lines + [");"] + self.parameter_guard()
+
+    def parameter_guard(self) -> list[str]:
+        """The top was checked and lowered for one binding: with other values, elaboration fails
+        on a missing module whose name says which values to lower it with."""
+        if not self.parameters:
+            return []
+        values = "_".join(f"{p}{v}" if v >= 0 else f"{p}m{-v}" for p, v in self.d.binding)
+        differs = " || ".join(f"{p} != {v}" for p, v in self.parameters)
+        block = self.names.claim(("gen", "checked"), "other_parameters")
+        return ["", f"{INDENT}// checked and lowered with {', '.join(f'{p} = {v}' for p, v in self.d.binding)} "
+                    "only: `sysr lower --param` for others",
+                f"{INDENT}generate",
+                f"{INDENT * 2}if ({differs}) begin : {block}",
+                f"{INDENT * 3}sysr_checked_with_{values} lower_again_with_param ();",
+                f"{INDENT * 2}end",
+                f"{INDENT}endgenerate"]
 
     def port(self, p: S.Port) -> str:
         sig = self.d.signals[p.name]
