@@ -164,8 +164,8 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.signals, self.broken_signals, self.holes, self.instances, self.current = outer
         return design
 
-    def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
-        super().err(code, msg, span, *notes, related=related)
+    def err(self, code: str, msg: str, span: S.Span, *notes: str, related=(), warning: bool = False) -> None:
+        super().err(code, msg, span, *notes, related=related, warning=warning)
         if self.current_key:
             self.diag_binding[len(self.diags) - 1] = self.current_key
 
