@@ -133,6 +133,7 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
     if ch.chance(0.4):  # two bindings of one generic module
         pks = [ParamChild(w, ch.int(0, 20), reset, has_reset) for w in (ch.int(1, 8), ch.int(1, 12))]
         items.append(pks[0].text())
+        externs.append(items[-1])
         chosen += pks
     insts = [(f"u{k + 1}", c) for k, c in enumerate(ch.shuffle(chosen))]
     g.module_name = module
