@@ -124,10 +124,16 @@ def _check(text: str, options: Options) -> Outcome:
         return outcome
     diags, props = proved
     outcome.diagnostics += diags
-    outcome.diagnostics.sort(key=sort_key)
+    outcome.diagnostics.sort(key=failures_first)
     outcome.properties = props
     outcome.verified = True
     return outcome
+
+
+def failures_first(d: Diagnostic) -> tuple:
+    """The order of a checked design's diagnostics: the real failures from reset (V002, with
+    their traces) first, then the others, each group in source order."""
+    return (d.code != "V002", sort_key(d))
 
 
 def _verify(verify, hierarchy: Hierarchy, options: Options, text: str):

@@ -31,6 +31,7 @@ from ..evaluate import Evaluator
 from ..front import syntax as S
 from ..model import Design, Hierarchy
 from .bounded import proofs
+from .grouping import group
 from .prove import Prover, Verdict
 
 
@@ -42,7 +43,7 @@ def verify_hierarchy(h: Hierarchy, options, source: str = "") -> tuple[list, lis
         for d in h.modules.values():
             prover = InstanceProver(d, options, source) if d.instances else Prover(d, options, source)
             got, json = prover.run()
-            diags += got
+            diags += group(got)
             props += [{**p, "module": d.module.name} for p in json] if several else json
     return diags, props
 
