@@ -23,7 +23,7 @@ from ..diagnostics import Diagnostic, Trace
 from ..evaluate import ArrayValue, Cycle, Evaluator
 from ..front import syntax as S
 from ..types import Ty, mask, to_signed
-from .inputs import InputChooser, NoInputs
+from .inputs import InputChooser, NoInputs, reset_port
 from .stimulus import RANDOM, Row, StimulusError, read_stimulus
 
 __all__ = ["SimOptions", "SimResult", "simulate", "render", "StimulusError"]
@@ -107,14 +107,6 @@ def simulate(text: str, options: SimOptions) -> SimResult:
 
 def width(system: E.System, name: str) -> int:
     return system.state_var(name).ty.width
-
-
-def reset_port(design) -> tuple[str, int] | None:
-    """The reset input and its active value."""
-    for s in design.signals.values():
-        if s.kind in S.RESET_KINDS:
-            return s.name, 0 if s.kind.endswith("_n") else 1
-    return None
 
 
 def columns(design, system: E.System) -> list[tuple[str, str, Ty, str]]:

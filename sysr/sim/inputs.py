@@ -23,18 +23,28 @@ TRIES = 48
 SOLVER_MS = 2000
 
 
+def reset_port(design) -> tuple[str, int] | None:
+    """The reset input and its active value."""
+    from ..front.syntax import RESET_KINDS
+    for s in design.signals.values():
+        if s.kind in RESET_KINDS:
+            return s.name, 0 if s.kind.endswith("_n") else 1
+    return None
+
+
 class NoInputs(Exception):
     """No input values meet the `requires` in this state (a dead end for the environment)."""
 
 
 class InputChooser:
     def __init__(self, system: E.System, ev: Evaluator, rng: random.Random, reset: tuple[str, int] | None,
-                 reset_rate: float) -> None:
+                 reset_rate: float, hold: float = 0.3) -> None:
         self.sys = system
         self.ev = ev
         self.rng = rng
         self.reset = reset  # (port, value when active)
         self.reset_rate = reset_rate
+        self.hold = hold  # how often an input keeps the previous cycle's value
         self.variants = {name: sorted(set(system.design.enums[ty.enum].variants.values()))
                          for name, ty in system.inputs if ty.kind == "enum"}
         self.solver_calls = 0
@@ -48,10 +58,11 @@ class InputChooser:
             return r.choice(self.variants[name])
         w = ty.width
         x = r.random()
-        if last is not None and x < 0.3:
+        if last is not None and x < self.hold:
             return last
         if w == 1:
             return r.getrandbits(1)
+        x = r.random()
         if x < 0.4:
             return r.choice((0, 1, mask(w), 1 << (w - 1), mask(w - 1)))
         if x < 0.55:
