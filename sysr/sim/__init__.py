@@ -72,7 +72,7 @@ def simulate(text: str, options: SimOptions) -> SimResult:
     lines = text.splitlines()
     for p in system.props + system.requires:
         if not p.text:
-            p.text = E.source_snippet(lines, p.text_span or p.span)
+            p.text = S.source_snippet(lines, p.text_span or p.span)
     rows = read_stimulus(options.stimulus, design, system.inputs) if options.stimulus is not None else []
     total = options.cycles if options.cycles is not None else (len(rows) if rows else 100)
     rng = random.Random(options.seed)

@@ -43,13 +43,19 @@ def after_induction(prover, pending_idx: list[int], k: int, depth: int, started:
     False when the requirements cannot be met (V001; nothing else is meaningful then)."""
     pending = [prover.verdicts[i] for i in pending_idx if prover.verdicts[i].status == "proven"]
     if not pending or any(v.status == "refuted" for v in prover.verdicts):
-        return True  # nothing to search, or a failure is known: these are reported under it
+        # Nothing to search, or a failure is known (these are reported under it): the requirements
+        # must still be met in every cycle to the depth (V001).
+        return prover.bmc(k, depth, [])
     found = None
     if not prover.sys.assumes:
         elapsed = time.perf_counter() - started
         found = hunt(prover, pending, depth * MAX_FACTOR, max(BACKSTOP_S, elapsed))
+        if found is None:
+            prover.hunted = prover.hunted_to  # for the V007's note: how far the runs went
     if found is not None and found[0] >= depth:
-        report(prover, pending, *found)  # a real run, past what the bounded check covers
+        # A real run past what the bounded check covers (the requirements hold in each of its
+        # cycles, so they can be met to the depth: no V001)
+        report(prover, pending, *found)
         return True
     return stepwise(prover, pending_idx, k, depth if found is None else found[0] + 1)
 
@@ -76,6 +82,8 @@ def hunt(prover, pending: list, cycles: int, budget_s: float):
     index = [prover.verdicts.index(v) for v in pending]
     width = {sv.name: sv.ty.width for sv in prover.sys.state}
     best = None
+    prover.hunted_to = 0  # the cycles every run so far went through without a failure
+    reached = []
     for seed in range(HUNT_RUNS):
         rng = random.Random(seed)
         chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
@@ -99,6 +107,8 @@ def hunt(prover, pending: list, cycles: int, budget_s: float):
                 break
             if not all(cyc.props):
                 break  # another property failed first: not this hunt's business
+        reached.append(len(run))
+    prover.hunted_to = min(reached) if len(reached) == HUNT_RUNS else 0
     return best
 
 
