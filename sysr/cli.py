@@ -28,7 +28,8 @@ from .source import read_design
 def cmd_check(args) -> int:
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
-                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top)
+                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top,
+                   cover_traces=args.cover_traces)
     t0 = time.perf_counter()
     outcome = check(src.text, opts) if src.problem is None else Outcome(None, [src.problem])
     outcome.timing["total_s"] = time.perf_counter() - t0
@@ -43,6 +44,7 @@ def cmd_check(args) -> int:
 
 def _write_vcd(outcome, path: str) -> None:
     traces = [d.trace for d in outcome.diagnostics if d.trace is not None and d.code == "V002"]
+    traces = traces or [d.trace for d in outcome.diagnostics if d.trace is not None and d.code == "V010"]
     if not traces:
         return
     from .vcd import write_vcd
@@ -144,7 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--time-limit", type=float, default=limits.DEFAULT_TIME_LIMIT_S, metavar="S",
                    help="time limit for all the proofs together, in seconds (default "
                         f"{limits.DEFAULT_TIME_LIMIT_S:g}); what is not decided by then is V003")
-    c.add_argument("--vcd", metavar="FILE", help="write the first counterexample trace as a VCD file")
+    c.add_argument("--vcd", metavar="FILE",
+                   help="write the first counterexample trace as a VCD file (without one, with --cover-traces, "
+                        "the first cover's)")
+    c.add_argument("--cover-traces", action="store_true",
+                   help="print the trace that reaches each `cover` (a V010 note each)")
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
     c.add_argument("--top", metavar="NAME", help=TOP_HELP)
     c.set_defaults(func=cmd_check)

@@ -35,6 +35,7 @@ class Options:
     time_limit: float = limits.DEFAULT_TIME_LIMIT_S  # all proofs of one check
     deadline: float | None = None  # time.monotonic() at which the proofs stop; set by `check`
     top: str | None = None  # the top module (None: the one no other module instantiates)
+    cover_traces: bool = False  # a V010 note with its trace for each `cover` reached
 
 
 @dataclass

@@ -56,6 +56,7 @@ CASES = [  # (name, design, arguments)
      ["--stimulus", "tests/sim/skid_burst.stim", "--radix", "dec"]),
     ("mod60_wrap60", "tests/designs27/bugs/mod60-wrap60.sysr", ["--cycles", "200", "--reset-rate", "0"]),
     ("uart_random", "tests/designs27/uart_tx.sysr", ["--cycles", "12", "--radix", "bin"]),
+    ("covers", "tests/formal/covers.sysr", ["--cycles", "80", "--radix", "dec"]),
 ]
 
 
@@ -147,3 +148,12 @@ def test_vcd_has_the_whole_run(tmp_path: Path, capsys) -> None:
     text = vcd.read_text()
     assert "$scope module mod60 $end" in text and "$var wire 6" in text
     assert "#890" in text  # cycle 89, ten time units apart
+
+
+def test_covers_are_reported_with_their_first_cycle() -> None:
+    text = (ROOT / "tests/formal/covers.sysr").read_text()
+    r = simulate(text, SimOptions(cycles=200))
+    assert r.passed
+    got = {c.span.line: t for c, t in r.covers}
+    assert set(got) == {10, 11, 12} and all(t is not None for t in got.values())
+    assert got[11] > got[10]  # the step down from full comes after full

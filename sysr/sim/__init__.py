@@ -8,7 +8,8 @@ start with random values (the proofs cover every value; a simulation picks one),
 unreset flip-flop in hardware. Each cycle's inputs come from the stimulus file where it gives
 them and are random within the `requires` elsewhere (`sysr.sim.inputs`). In each cycle every
 property is evaluated as the checker states it (`prev` properties only where they are checked,
-§5.2), and the run stops at the first cycle in which one fails. The result is data
+§5.2), and the run stops at the first cycle in which one fails; the first cycle in which each
+`cover` holds is reported. The result is data
 (`SimResult`); `render` turns it into the text `sysr sim` prints: a trace table (vectors in hex
 by default) and what failed, where.
 """
@@ -56,6 +57,7 @@ class SimResult:
     properties: int = 0
     solver_calls: int = 0
     module: str = ""
+    covers: list = field(default_factory=list)  # [(cover Prop, first cycle it held or None)]
 
     @property
     def passed(self) -> bool:
@@ -70,7 +72,7 @@ def simulate(text: str, options: SimOptions) -> SimResult:
     design = outcome.design
     system = E.elaborate(design)
     lines = text.splitlines()
-    for p in system.props + system.requires:
+    for p in system.props + system.requires + system.covers:
         if not p.text:
             p.text = S.source_snippet(lines, p.text_span or p.span)
     rows = read_stimulus(options.stimulus, design, system.inputs) if options.stimulus is not None else []
@@ -81,6 +83,7 @@ def simulate(text: str, options: SimOptions) -> SimResult:
     state = ev.initial_state(lambda name, i: rng.getrandbits(width(system, name)),
                              lambda name: rng.getrandbits(width(system, name)))
     result = SimResult([], properties=len(system.props), module=design.module.name)
+    reached: dict[int, int] = {}
     last = None
     for t in range(total):
         row = rows[t] if t < len(rows) else Row({}, 0)
@@ -93,6 +96,12 @@ def simulate(text: str, options: SimOptions) -> SimResult:
         if broken:  # only fixed values can break them: the chooser met them otherwise
             result.failure = Failure("stimulus", t, [system.requires[i] for i in broken], row.line)
             break
+        env = dict(state)
+        env.update(ins)
+        memo: dict = {}
+        for i, c in enumerate(system.covers):
+            if i not in reached and ev.eval(c.expr, env, memo):
+                reached[i] = t
         cyc, state = ev.step(state, ins)
         result.cycles.append(cyc)
         last = ins
@@ -101,6 +110,7 @@ def simulate(text: str, options: SimOptions) -> SimResult:
             result.failure = Failure("property", t, failed)
             break
     result.solver_calls = chooser.solver_calls
+    result.covers = [(c, reached.get(i)) for i, c in enumerate(system.covers)]
     result.trace = make_trace(design, system, result.cycles, options.radix, result.failure)
     return result
 
@@ -201,6 +211,9 @@ def render(result: SimResult, filename: str, source: str, options: SimOptions) -
     elif f is not None:
         out.append(f"{filename}: error: no input values meet the `requires` in cycle {f.cycle} from the state "
                    "the simulation reached (the environment has no legal move)")
+    for c, t in result.covers:
+        out.append(f"{filename}:{c.span.line}:{c.span.column}: note: `cover {c.text}` "
+                   + (f"first reached in cycle {t}" if t is not None else "not reached in this run"))
     how = "stimulus and random inputs" if options.stimulus is not None else "random inputs"
     if f is None:
         out.append(f"{filename}: {len(result.cycles)} cycles simulated ({how} within the `requires`, seed "

@@ -39,6 +39,7 @@ from ..model import Design
 from .bounded import proofs
 from .cone import state_cone
 from .deeper import after_induction
+from .reach import check_reach
 from .induction import Induction
 from .traces import Reporting
 from .unroll import Unrolling, make_solver, solve_alone
@@ -97,6 +98,7 @@ class Prover(Reporting, Induction):
             for v in self.verdicts:
                 if v.status == "proven":
                     v.depth = depth
+            self.reached = check_reach(self)  # covers and the conditions of implications
             return self.diags, self.json()
         # What holds in any state, or one cycle after any state, needs no more bounded cycles and
         # no induction: settle it on those small problems first.
@@ -116,6 +118,7 @@ class Prover(Reporting, Induction):
         for v, model, un in failed.values():
             if v.status == "proven":
                 self.not_inductive(v, model, un, k)
+        self.reached = check_reach(self)  # covers and the conditions of implications
         return self.diags, self.json()
 
     def bmc_init(self) -> None:

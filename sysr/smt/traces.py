@@ -220,4 +220,5 @@ class Reporting:
             if v.trace is not None:
                 item["trace"] = v.trace.to_json()
             out.append(item)
+        out += getattr(self, "reached", [])  # the covers (sysr.smt.reach)
         return out
