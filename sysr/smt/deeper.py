@@ -12,11 +12,10 @@ first, so that it comes back as V002 with its trace:
    inputs keep their values (`HOLDS`: a counter's enable held high reaches its wrap soonest).
    Cheap, and it reaches deep cycles that an unrolling from reset reaches only at great cost (that
    a counter cannot reach 60 in fewer cycles is a hard problem for a SAT solver at every depth).
-2. A failure the hunt finds only past the depth is reported at once, with the earliest of its
-   runs as the trace (a real run from reset, replayed like every trace).
-3. Otherwise **the bounded check** from reset, cycle by cycle from k, up to the depth (or up to
-   the cycle of the hunt's failure), stopping at the first cycle in which a property fails: within
-   the depth, the trace shown is a shortest one, as for every property.
+2. A failure the hunt finds is reported at once, with the earliest of its runs as the trace (a
+   real run from reset, replayed like every trace; not always the shortest possible).
+3. Otherwise **the bounded check** from reset, cycle by cycle from k, up to the depth, stopping
+   at the first cycle in which a property fails (shortest first, as for every property).
 
 The hunt is counted (runs, cycles), never timed, so what it finds depends on the design and the
 options alone; a time backstop (`BACKSTOP_S`, or as long as the proofs took so far) only stops a
@@ -52,12 +51,12 @@ def after_induction(prover, pending_idx: list[int], k: int, depth: int, started:
         found = hunt(prover, pending, depth * MAX_FACTOR, max(BACKSTOP_S, elapsed))
         if found is None:
             prover.hunted = prover.hunted_to  # for the V007's note: how far the runs went
-    if found is not None and found[0] >= depth:
-        # A real run past what the bounded check covers (the requirements hold in each of its
-        # cycles, so they can be met to the depth: no V001)
+    if found is not None:
+        # A real run (the requirements hold in each of its cycles, so they can be met that far:
+        # no V001); its cycle is the earliest of the runs
         report(prover, pending, *found)
         return True
-    return stepwise(prover, pending_idx, k, depth if found is None else found[0] + 1)
+    return stepwise(prover, pending_idx, k, depth)
 
 
 def stepwise(prover, pending_idx: list[int], start: int, stop: int) -> bool:
