@@ -167,6 +167,9 @@ def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossChe
         return CrossCheck(str(path), codes, 0, 0, None, ("rejected by the static checks",), check_s)
     stateless = not elaborate(outcome.design).state
     depth, k = (1, 1) if stateless else (DEPTH, INDUCTION)
+    failing = [p["trace"]["failing_cycle"] for p in outcome.properties if p["status"] == "refuted" and p.get("trace")]
+    if failing and min(failing) >= depth:  # found past the depth by the checker's random runs (§6.1)
+        depth = min(failing) + 1
     try:
         verilog = lower_formal_hierarchy(outcome.hierarchy, path.name, text)
     except FormalUnsupported as e:
