@@ -212,7 +212,7 @@ class FormalLowering(ModuleLowering):
         body = self.enum_checks()
         for spec in self.d.specs():
             v = self.x(spec.expr, checking(Ctx("assign")))
-            kind = self.check_kind(spec.kind)
+            kind = "cover" if spec.kind == "cover" else self.check_kind(spec.kind)
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
             if mentions_prev(spec.expr):
