@@ -20,6 +20,7 @@ RESULTS = (
     "latch",            # Yosys inferred a latch
     "comb-loop",        # Yosys found a combinational loop
     "multi-driver",     # Yosys found a signal with more than one driver
+    "lint",             # Verilator's lint found a failing warning (only with the scorer's lint option)
     "missing-resource", # synthesis did not infer the cells the task requires
     "compile",          # iverilog could not compile the design with the testbench
     "wrong-output",     # the testbench printed FAIL
@@ -40,7 +41,8 @@ class StageResult(BaseModel):
     verdict: str  # "ok" or a result name
     duration_s: float
     detail: str = ""
-    codes: list[str] = Field(default_factory=list)  # check stage: the checker's error codes
+    codes: list[str] = Field(default_factory=list)  # check: the checker's error codes; lint: Verilator's warnings
+    log_digest: str | None = None  # "sha256:<hex>" of the tool's output (stdout, then stderr); None: no tool output
 
 
 class Shadow(BaseModel):
@@ -163,6 +165,7 @@ class RunRecord(BaseModel):
     seed: int | None = None  # sample k is sent seed + k - 1; None: no seed sent
     endpoint: str | None = None  # the base URL an API backend was pointed at, when one was given
     suite: str | None = None  # the imported suite's folder (`bench loop --suite`); None: tasks/
+    lint: bool = False  # the scorer's lint option (bench.lint): Verilator's failing warnings failed designs
     tasks: dict[str, TaskRun] = Field(default_factory=dict)
 
     @model_validator(mode="before")

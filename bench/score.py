@@ -4,7 +4,9 @@ Stages: read (a candidate over `guard.CANDIDATE_LIMIT` bytes is `too-large`); fo
 `sysr check --json` and `sysr lower` through their command line; preprocess (`iverilog -E`, once)
 and the guard on the preprocessed text (`bench.guard`); Yosys reading the guarded text (syntax)
 and its ports against iface.v (interface); Yosys elaborating it (latches, combinational loops,
-multiple drivers) and, for tasks with `resources`, synthesizing it and counting cells; Icarus
+multiple drivers); Verilator's lint, recording its warnings and failing the design on them
+only with the `lint` option (`bench.lint`); for tasks with `resources`, synthesizing it and
+counting cells; Icarus
 compiling the same text with the hidden testbench; `vvp` running it (`bench.simulate`). PASS is
 decided by Yosys and Icarus only, on one text, so no stage can be shown a different design.
 
@@ -27,7 +29,9 @@ work folder, which holds only what the stage running now needs. What a tool run 
   its JSON report) is a failure of the candidate, `check-failed` or `lower-failed` with a
   detail saying our checker failed; its limits are `resource-limit`. Never a tool failure.
 
-Details never carry text of the hidden files (`bench.detail`). A sysr design rejected on its
+Every stage records `log_digest`, the SHA-256 of its tool's output (stdout, a NUL, stderr), or
+of its own detail for a stage the scorer decides itself (read, guard): evidence of what the
+tool said, never the output. Details never carry text of the hidden files (`bench.detail`). A sysr design rejected on its
 proofs alone is still lowered and judged, as a shadow recorded beside the result
 (`bench.shadow`).
 
@@ -38,6 +42,7 @@ verdict (`bench.verdicts`), and whether the port order is part of the interface.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import tempfile
@@ -50,6 +55,7 @@ from pathlib import Path
 from sysr import __version__ as SYSR_VERSION
 
 from . import dialect, guard, sandbox, scratch, simulate, verdicts
+from . import lint as L
 from .cache import ResultCache, key as cache_key
 from .detail import DESIGN, about_design, short, sim_output, yosys_errors
 from .extract import as_received
@@ -64,7 +70,7 @@ from .verilog import PortInfo, compare_ports, ports_from_json, ports_script
 YOSYS_OUTPUT = 4 * 1024**2  # Yosys's log of a large synthesis is long; killed past this
 SYSR_OUTPUT = 4 * 1024**2
 CRASH_RESULT = {"preprocess": "syntax", "syntax": "syntax", "interface": "syntax", "elaborate": "syntax",
-                "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
+                "lint": "lint", "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
 _IFACE: dict[tuple[str, str, str], list[PortInfo]] = {}  # (top, language, iface.v's text) -> its ports
 _ELABORATE = "BENCH-ELABORATE"  # the line Yosys logs between reading and elaborating
 # How a crash of a tool's child process shows (the shell's report, glibc's assert, C++'s terminate).
@@ -91,8 +97,9 @@ class Failed(Exception):
 
 class Scorer:
     def __init__(self, limits: Limits | None = None, check_reference: bool = True,
-                 shadow: bool = True, cache: ResultCache | None = None) -> None:
+                 shadow: bool = True, cache: ResultCache | None = None, lint: bool = False) -> None:
         self.limits = limits or Limits()
+        self.lint = lint  # Verilator's failing warnings fail the design (bench.lint); off: recorded only
         self.check_reference = check_reference
         self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (bench.shadow)
         self.cache = cache  # results by content hash (bench.cache); None: every candidate is scored
@@ -102,6 +109,7 @@ class Scorer:
         self.reveal = False
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
+        self._reference_lint: dict[str, set[str]] = {}  # task -> the lint codes of its reference
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._deadline = threading.local()  # when the candidate being scored in this thread runs out
@@ -124,7 +132,8 @@ class Scorer:
             duration = res.duration_s if res else 0.0
         return StageResult(stage=stage, tool=tool, tool_version=self._version(tool),
                            ran=res.ran if res is not None else True, verdict=verdict,
-                           duration_s=round(duration, 4), detail=detail)
+                           duration_s=round(duration, 4), detail=detail,
+                           log_digest=_digest(res.stdout, res.stderr) if res is not None and res.started else None)
 
     def _fail(self, stage: str, tool: str, res: RunResult | None, verdict: str, detail: str) -> Failed:
         return Failed(self._record(stage, tool, res, verdict, detail))
@@ -172,7 +181,7 @@ class Scorer:
             yield outer
             return
         tools = {}
-        for name in ("yosys", "iverilog", "vvp"):
+        for name in ("yosys", "iverilog", "vvp", "verilator"):
             try:
                 tools[name] = find_tool(name)
             except ToolMissing:
@@ -362,6 +371,40 @@ class Scorer:
                                       f"{detail}\nexpected ports: {expected}", time.perf_counter() - t0))
         return self._record("interface", "yosys", res, "ok", duration=time.perf_counter() - t0)
 
+    def lint_stage(self, task: Task, work: Path) -> StageResult | None:
+        """Verilator's lint on the design every other stage reads (`bench.lint`); None when Verilator
+        is missing and the lint option is off (then nothing depends on it)."""
+        if not self.lint:
+            try:
+                find_tool("verilator")
+            except ToolMissing:
+                return None
+        (work / "lint.v").write_text(L.blank_comments((work / DESIGN).read_text(errors="replace")))
+        res = self._run(task, "lint", "verilator", L.args(task.top, dialect.of(task).name, "lint.v"), work,
+                        self.limits.tool_s)
+        found = L.findings(res.output)
+        if res.returncode != 0 and not any(f.code == "ERROR" for f in found):
+            raise self._fail("lint", "verilator", res, "tool-failure",
+                             f"verilator exited with status {res.returncode} without a finding:\n{short(res.output)}")
+        failing = [f for f in L.failing(found) if f.code not in self._reference_codes(task)] if self.lint else []
+        if failing:
+            failed = self._fail("lint", "verilator", res, "lint", L.detail(failing, True))
+            failed.stage.codes = [f.code for f in found]
+            raise failed
+        record = self._record("lint", "verilator", res, "ok", L.detail(found, False))
+        record.codes = [f.code for f in found]
+        return record
+
+    def _reference_codes(self, task: Task) -> set[str]:
+        """The lint codes the task's reference has (a rule it breaks fails no candidate), once per task."""
+        with self._lock:
+            lock = self._locks.setdefault(task.name, threading.Lock())
+        with lock:
+            if task.name not in self._reference_lint:
+                r = Scorer(self.limits, check_reference=False, shadow=False).score(task, "verilog", task.text("ref.v"))
+                self._reference_lint[task.name] = {c for st in r.stages if st.stage == "lint" for c in st.codes}
+        return self._reference_lint[task.name]
+
     def resources(self, task: Task, work: Path) -> StageResult:
         script = task.resources.script.replace("TOP", task.top)
         read = dialect.of(task).yosys_read
@@ -415,7 +458,7 @@ class Scorer:
             verdict = "too-large" if source and source.strip() else "no-code"
             result.result = verdict
             result.stages.append(StageResult(stage="read", tool="", tool_version="", ran=True,
-                                             verdict=verdict, duration_s=0.0, detail=why))
+                                             verdict=verdict, duration_s=0.0, detail=why, log_digest=_digest(why, "")))
             return result
         source = as_received(source).replace("\r\n", "\n").replace("\r", "\n")
         key = self._cache_key(task, lang, source)
@@ -430,6 +473,9 @@ class Scorer:
                 result.result = f.stage.verdict
             finally:
                 self._deadline.at = float("inf")
+        for st in result.stages:  # a stage the scorer decides itself: the digest of what it said
+            if st.log_digest is None:
+                st.log_digest = _digest(st.detail, "")
         if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
             result.shadow = shadow_of(self, task, source)  # beside the result, never instead of it
         if key:
@@ -455,9 +501,17 @@ class Scorer:
         yosys = work / "front"
         (yosys / DESIGN).write_text(text)
         stages += self.yosys_checks(task, yosys)
+        if (linted := self.lint_stage(task, yosys)) is not None:
+            stages.append(linted)
         if task.resources is not None:
             stages.append(self.resources(task, yosys))
         stages += self.simulate(task, work, text)
+
+
+def _digest(stdout: str, stderr: str) -> str:
+    """The log digest of a stage: SHA-256 of its tool's stdout, a NUL and its stderr."""
+    data = stdout.encode("utf-8", errors="surrogatepass") + b"\0" + stderr.encode("utf-8", errors="surrogatepass")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def _unreadable(source: str | None) -> str:

@@ -38,6 +38,8 @@ def _split(folder: Path) -> tuple[str, str] | None:
 
 def datasets(src: Path) -> list[Path]:
     for base in (src, src / DEBUG):
+        if base != src and base not in folders(src):  # a link is not followed
+            continue
         found = [f for f in folders(base) if _split(f)]
         if found:
             return sorted(found, key=lambda f: (SETTINGS.index(_split(f)[0]), BUGS.index(_split(f)[1])))

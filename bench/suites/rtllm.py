@@ -21,12 +21,13 @@ The verdict style is `rtllm`: the design passes when the testbench prints its pa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 
 from . import text as T
+from .build import Built, finish, task_folder
 from .checkout import PROBLEMS_LIMIT, Unsafe, files, folders, read_under, safe_name
-from .problem import SuiteError
+from .problem import Problem, SuiteError
 
 KIND = "rtllm"
 DESCRIPTION = "design_description.txt"
@@ -34,21 +35,6 @@ TESTBENCH = "testbench.v"
 PASS_LINE = "Your Design Passed"
 _READMEM = re.compile(r'\$readmemh\s*\(\s*"([^"\\]+)"\s*,\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*;')
 _DECL = r"\[\s*(\d+)\s*:\s*(\d+)\s*\]\s*;"
-
-
-@dataclass(frozen=True)
-class Design:
-    """One RTLLM design as read from the checkout."""
-
-    name: str
-    category: str
-    prompt: str | None
-    ref: str | None
-    test: str | None
-    top: str | None = None
-    missing: tuple[str, ...] = ()
-    invalid: str | None = None  # why it cannot become a task, known before scoring
-    task: str = field(default="")
 
 
 def _designs(src: Path) -> list[Path]:
@@ -65,7 +51,7 @@ def _designs(src: Path) -> list[Path]:
     return sorted(found)
 
 
-def problems(src: Path) -> tuple[Path, list[Design]]:
+def problems(src: Path) -> tuple[Path, list[Problem]]:
     found = _designs(src)
     if not found:
         raise SuiteError(f"{src}: no RTLLM designs: expected folders holding {DESCRIPTION} and {TESTBENCH} "
@@ -73,12 +59,12 @@ def problems(src: Path) -> tuple[Path, list[Design]]:
     return src, [design(src, folder) for folder in found]
 
 
-def design(root: Path, folder: Path) -> Design:
+def design(root: Path, folder: Path) -> Problem:
     name = folder.name
-    category = folder.relative_to(root).parts[0] if folder != root else "rtllm"
+    category = folder.relative_to(root).parts[0] if folder != root else KIND
     if not safe_name(name):
-        return Design(name, category, None, None, None, invalid=f"unsafe design name {name!r} (not imported)",
-                      task=name)
+        return Problem(KIND, category, name, name, None, None, None,
+                       unsafe=f"unsafe design name {name!r}: not one folder name; not read")
     refs = [f for f in files(folder) if f.startswith("verified_") and f.endswith(".v")]
     texts, missing, unsafe = {}, [], []
     for key, fname in (("prompt", DESCRIPTION), ("test", TESTBENCH), ("ref", refs[0] if len(refs) == 1 else None)):
@@ -92,28 +78,35 @@ def design(root: Path, folder: Path) -> Design:
             continue
         if texts[key] is None:
             missing.append(fname)
-    d = Design(name, category, texts.get("prompt"), texts.get("ref"), texts.get("test"), task=name,
-               missing=tuple(missing), invalid=("unsafe file: " + "; ".join(unsafe)) if unsafe else None)
-    if d.invalid or d.missing:
+    d = Problem(KIND, category, name, name, texts.get("prompt"), texts.get("ref"), texts.get("test"),
+                missing=tuple(missing), unsafe=("unsafe file: " + "; ".join(unsafe)) if unsafe else None)
+    if d.unsafe or d.missing:
         return d
     assert d.ref is not None and d.test is not None
-    top, rename = top_of(d.ref, d.test, d.prompt or "")
+    top, module = top_of(d.ref, d.test, d.prompt or "")
     if top is None:
-        return _with(d, invalid="the testbench instantiates no module of the reference (by its name or with "
-                                "`verified_` dropped)")
+        return replace(d, invalid="the testbench instantiates no module of the reference (by its name or with "
+                                  "`verified_` dropped)")
     test, why = inline_memories(root, folder, d.test)
-    if why:
-        return _with(d, invalid=why)
     if "$fopen" in _uncommented(test):
-        return _with(d, invalid="its testbench opens a file at simulation time ($fopen): not supported")
+        why = why or "its testbench opens a file at simulation time ($fopen): not supported"
     if PASS_LINE not in test:
-        return _with(d, invalid=f"its testbench prints no `{PASS_LINE}` line")
-    ref = T.rename(d.ref, {rename: top})
-    return _with(d, top=top, test=test, ref=ref)
+        why = why or f"its testbench prints no `{PASS_LINE}` line"
+    return replace(d, top=top, test=test, ref=T.rename(d.ref, {module: top}) if module != top else d.ref, invalid=why)
 
 
-def _with(d: Design, **changes) -> Design:
-    return Design(**{**d.__dict__, **changes})
+def write_task(problem: Problem, out: Path, commit: str) -> Built:
+    """The design as a task folder: its reference (its top module named as the testbench names it),
+    its testbench alone as tb.v, and the verdict style `rtllm`."""
+    if problem.unsafe:
+        return Built(problem, None, problem.unsafe, None)
+    if problem.missing:
+        return Built(problem, None, "missing file(s) in the checkout: " + ", ".join(problem.missing), None)
+    folder = task_folder(out, problem.task)
+    title = f"RTLLM v2 {problem.category} {problem.name}"
+    ref_v = f"// The reference of {title}, imported by `bench suite import`.\n{problem.ref}"
+    tb_v = f"// The hidden testbench of {title} (imported by `bench suite import`).\n{problem.test}"
+    return finish(problem, folder, title, ref_v, tb_v, problem.top, "rtllm", problem.invalid, commit)
 
 
 def top_of(ref: str, test: str, prompt: str) -> tuple[str | None, str]:
