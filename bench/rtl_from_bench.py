@@ -88,13 +88,13 @@ def suite_of(rec: RunRecord) -> tuple[str, str | None]:
         return Path(rec.suite).name, None
 
 
-def suite_result(rec: RunRecord) -> SuiteResult:
+def suite_result(rec: RunRecord, commit: str | None = None) -> SuiteResult:
     c = counts(rec, "")
     k = max((int(x) for x in c.pass_at), default=1) if c.pass_at else 1
     return SuiteResult(**{"pass@1": c.pass_at["1"] if c.pass_at else None,
                           "pass@k": c.pass_at[str(k)] if c.pass_at else None},
                        k=k, tool_failures=c.tool_failed_samples, tasks=c.tasks, samples=c.samples,
-                       passed=c.solved_samples)
+                       passed=c.solved_samples, upstream_commit=commit)
 
 
 def report(runs: list[tuple[str, RunRecord]], version: int = 2, benchmark: str | None = None) -> Report:
@@ -102,22 +102,21 @@ def report(runs: list[tuple[str, RunRecord]], version: int = 2, benchmark: str |
     names = [suite_of(rec) for _, rec in runs]
     clash = len({n for n, _ in names}) < len(names)
     results, verifications = {}, []
-    for (label, rec), (name, _) in zip(runs, names):
+    for (label, rec), (name, commit) in zip(runs, names):
         key = f"{name}/{rec.lang}" if clash else name
         if key in results:
             key = f"{key}/{label}"
-        results[key] = suite_result(rec)
+        results[key] = suite_result(rec, commit)
         for tname in sorted(rec.tasks):
             for s in rec.tasks[tname].samples:
                 if s.k > rec.samples:
                     continue
                 last = _last(s.attempts)
                 verifications.append(verification(tname, s.k, last.stages if last else []))
-    commits = {c for _, c in names if c}
+    commits = {c for _, c in names}
     models = sorted({rec.model for _, rec in runs})
     common = dict(benchmark=benchmark or ",".join(dict.fromkeys(n for n, _ in names)), model=",".join(models),
-                  harness=HARNESS, upstream_commit=commits.pop() if len(commits) == 1 else
-                  (",".join(sorted(commits)) if commits else None), results=results)
+                  harness=HARNESS, upstream_commit=commits.pop() if len(commits) == 1 else None, results=results)
     if version == 1:
         return ReportV1(schema=V1, **common)
     return ReportV2(schema=V2, verifications=verifications, **common)

@@ -5,7 +5,8 @@ This is the file an RTL harness hands to the dashboards and training pipelines t
 contract forbids at construction, so a report that validates is one a reader may trust.
 
 - v1: `results`, per suite, `pass@1`, `pass@k` (with its `k`), `tool_failures` and `pass_rate`
-  (`null` when nothing was scored: no sample of the suite had every tool run).
+  (`null` when nothing was scored: no sample of the suite had every tool run), and the suite's
+  `upstream_commit` (also at the top when all suites share one).
 - v2: v1 and `verifications`, one per scored sample: `task_id`, `final` (`pass`, `fail`,
   `unknown`), `complete`, `tool_failures`, and `stages`, each with `stage` from the closed,
   ordered set `STAGES`, `tool`, `tool_version` (required), `tool_ok`, `verdict`, `metrics`,
@@ -141,6 +142,7 @@ class SuiteResult(BaseModel):
     samples: int = Field(default=0, ge=0)  # scored: finished with every tool run
     passed: int = Field(default=0, ge=0)
     pass_rate: float | None = Field(default=None, ge=0, le=1)
+    upstream_commit: str | None = None  # of the suite's checkout (an imported suite)
 
     @model_validator(mode="after")
     def _rate(self) -> SuiteResult:
@@ -162,7 +164,7 @@ class ReportV1(BaseModel):
     benchmark: str = ""
     model: str = ""
     harness: str = ""  # the producer and its version
-    upstream_commit: str | None = None  # of the suite's checkout, for an imported suite
+    upstream_commit: str | None = None  # of the suites' checkout, when every suite has the same one
     results: dict[str, SuiteResult]
 
     def dump(self) -> str:
