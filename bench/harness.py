@@ -63,6 +63,7 @@ def parser() -> argparse.ArgumentParser:
                    help="attempts per sample, each after the scorer's feedback (default 1)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="samples in parallel")
     p.add_argument("--base-url", metavar="URL", help="the endpoint of an openai: model")
+    p.add_argument("--lint", action="store_true", help="let Verilator's lint fail designs (`bench score --lint`)")
     p.add_argument("--allow-unpinned", action="store_true",
                    help="import a checkout whose commit cannot be read (recorded as unknown)")
     return p
@@ -124,7 +125,8 @@ def run(args) -> int:
     sandbox.ensure()
     model = get_model(args.model, base_url=args.base_url)
     spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, samples=args.samples,
-                   endpoint=getattr(model, "base_url", None), suite=str(suite.resolve()) if suite else None)
+                   endpoint=getattr(model, "base_url", None), suite=str(suite.resolve()) if suite else None,
+                   lint=args.lint)
     folder = out / "run"
     started = Run.resume(folder, spec) if (folder / "run.json").is_file() else Run.create(folder, spec)
     rec = Loop(started, model, tasks).go(args.jobs)
