@@ -62,7 +62,7 @@ def rt(tmp_path_factory):
     out = root / "imported"
     res = bench("suite", "import", "rtllm", str(src), "--out", str(out), "--json")
     assert res.returncode == 0, res.stderr
-    return out, json.loads(res.stdout), git(src, "rev-parse", "HEAD")
+    return out, json.loads(res.stdout), git(src, "rev-parse", "HEAD"), src
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def dbg(tmp_path_factory):
 
 
 def test_rtllm_import(rt) -> None:
-    out, report, head = rt
+    out, report, head, _ = rt
     assert (report["kind"], report["tasks"], report["valid"], report["commit"]) == ("rtllm", 3, 2, head)
     assert [(x["task"], x["reason"].split(":")[0]) for x in report["invalid"]] == [("counter_bad", "wrong-output")]
     assert "Test completed with" in report["invalid"][0]["reason"]  # the testbench's own words, for the user
@@ -189,6 +189,12 @@ def test_bench_harness_contract(rt, tmp_path) -> None:
     assert [v.task_id for v in report.verifications] == ["adder_4bit"]
     assert report.results["rtllm"].pass_at_1 == 1.0 and report.upstream_commit == rt[2]
     assert report.benchmark == "rtllm"
+    # RTLLM_DIR naming the checkout itself: imported into DIR/suite first, pinned to its commit
+    res = bench("--benchmark", "rtllm", "--model", f"scripted:{script}", "--output-dir", str(tmp_path / "c"),
+                "--limit", "1", env={"RTLLM_DIR": str(rt[3])}, exe="bench.harness")
+    assert res.returncode == 0, res.stderr
+    assert json.loads((tmp_path / "c" / "suite" / "suite.json").read_text())["commit"] == rt[2]
+    assert read_report(tmp_path / "c" / "rtl_report.json").results["rtllm"].upstream_commit == rt[2]
 
 
 def test_a_run_with_a_tool_failure_refuses_a_reward(rt, tmp_path, monkeypatch) -> None:
