@@ -46,8 +46,8 @@ class Finding:
 
 
 def args(top: str, dialect: str, design: str) -> list[str]:
-    return ["--lint-only", "-Wall", "-Wno-fatal", "-Wno-DECLFILENAME", "--no-timing", "--bbox-sys", "--default-language",
-            LANGUAGES.get(dialect, "1800-2017"), "--top-module", top, design]
+    return ["--lint-only", "-Wall", "-Wno-fatal", "-Wno-DECLFILENAME", "--no-timing", "--bbox-sys",
+            "--default-language", LANGUAGES.get(dialect, "1800-2017"), "--top-module", top, design]
 
 
 def blank_comments(text: str) -> str:

@@ -1,7 +1,7 @@
 """`bench suite import KIND SRC --out DIR`: an upstream suite from a user's checkout, as task folders.
 
-KIND is one of `bench.suites.importer.KINDS`. Progress goes to stderr, one line per task as it is validated; the report (`bench.suites.importer`)
-to stdout, as a few lines or, with --json, one object. Exit status 0 when the import finished
+KIND is one of `bench.suites.importer.KINDS`. Progress goes to stderr, one line per task as it is
+validated; the report (`bench.suites.importer`) to stdout, as a few lines or, with --json, one object. Exit status 0 when the import finished
 (invalid tasks are part of the report, not an error), 2 when it could not (not a checkout of the
 suite, OUT not a suite folder, no sandbox).
 """

@@ -190,7 +190,9 @@ def _small_packed(path: Path) -> str | None:
     except OSError:
         return None
     try:
-        return os.read(fd, INDEX_LIMIT).decode("utf-8", errors="replace") if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return _read_all(fd, INDEX_LIMIT).decode("utf-8", errors="replace")
     finally:
         os.close(fd)
 
