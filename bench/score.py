@@ -32,12 +32,12 @@ work folder, which holds only what the stage running now needs. What a tool run 
 Every stage records `log_digest`, the SHA-256 of its tool's output (stdout, a NUL, stderr), or
 of its own detail for a stage the scorer decides itself (read, guard): evidence of what the
 tool said, never the output. Details never carry text of the hidden files (`bench.detail`). A
-sysr design rejected on its proofs alone is still lowered and judged, as a shadow recorded beside the result
-(`bench.shadow`).
+sysr design rejected on its proofs alone is still lowered and judged, as a shadow recorded
+beside the result (`bench.shadow`).
 
 Imported suite tasks differ only in settings of their task.json: the language every stage reads
-(`bench.dialect`: SystemVerilog for VerilogEval and ChipBench), how the testbench states its
-verdict (`bench.verdicts`), and whether the port order is part of the interface.
+(`bench.dialect`: SystemVerilog for the imported suites), how the testbench states its verdict
+(`bench.verdicts`), and whether the port order is part of the interface.
 """
 
 from __future__ import annotations
