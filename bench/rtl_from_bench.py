@@ -2,7 +2,7 @@
 
 Each run gives one entry of `results`, named after its suite (the imported suite's kind from
 its suite.json, `sysr-bench` for this project's tasks; with the run's language appended when
-two runs share a suite): `pass@1` and `pass@k` by the unbiased estimator over the samples that
+two runs share a suite; the benchmark's name when one is given for a single run): `pass@1` and `pass@k` by the unbiased estimator over the samples that
 finished with every tool run (`bench.summary`, `bench.passk`), `k` the largest the run allows,
 `tool_failures` the samples a tool failure left unscored, and `pass_rate` passed / scored.
 
@@ -103,7 +103,7 @@ def report(runs: list[tuple[str, RunRecord]], version: int = 2, benchmark: str |
     clash = len({n for n, _ in names}) < len(names)
     results, verifications = {}, []
     for (label, rec), (name, commit) in zip(runs, names):
-        key = f"{name}/{rec.lang}" if clash else name
+        key = benchmark if benchmark and len(runs) == 1 else (f"{name}/{rec.lang}" if clash else name)
         if key in results:
             key = f"{key}/{label}"
         results[key] = suite_result(rec, commit)
