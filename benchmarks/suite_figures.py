@@ -12,7 +12,7 @@ verilog` on what the import found valid, with the lint option off and on, then `
 
 - imported, valid, and the invalid tasks grouped by the result their reference got;
 - the references of the valid tasks passing `bench score --suite`, with and without `--lint`
-  (they must all pass), and how many are lint-clean (no warning of `bench.lint.FAILING`);
+  (they must all pass), and how many are lint-clean (no warning of `bench.judge.lint.FAILING`);
 - the valid tasks expressible in sysr, as a count and a share, the stubs whose `sysr check`
   gives hole errors (H-codes) and nothing else (they must be all of them), and the tasks not
   expressible grouped by reason.
@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.lint import FAILING  # noqa: E402
+from bench.judge.lint import FAILING  # noqa: E402
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:

@@ -1,4 +1,4 @@
-"""rtl_report.json (`bench.rtl_report`, `bench.rtl_from_bench`): the contract's models refuse what it
+"""rtl_report.json (`bench.report.rtl_report`, `bench.report.rtl_from_bench`): the contract's models refuse what it
 forbids, derive what it derives, and a report made from bench's records validates and round-trips."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from bench.records import Attempt, RunRecord, Sample, StageResult, TaskRun
-from bench.rtl_from_bench import MAPPING, report, stage_report
-from bench.rtl_report import (STAGES, V1, V2, ReportV1, ReportV2, StageReport, SuiteResult, ToolFailure,
+from bench.judge.results import StageResult
+from bench.loop.records import Attempt, RunRecord, Sample, TaskRun
+from bench.report.rtl_from_bench import MAPPING, report, stage_report
+from bench.report.rtl_report import (STAGES, V1, V2, ReportV1, ReportV2, StageReport, SuiteResult, ToolFailure,
                               Verification, read_report)
 
 DIGEST = "sha256:" + "ab" * 32

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from bench import verdicts
-from bench.rtl_report import ReportV2, ToolFailure, read_report
-from bench.score import Limits, Scorer
-from bench.tasks import Verdict, load_task
+from bench.judge import verdicts
+from bench.report.rtl_report import ReportV2, ToolFailure, read_report
+from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import Verdict, load_task
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suites"
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,10 +180,10 @@ def test_bench_harness_contract(rt, tmp_path) -> None:
     script = tmp_path / "s.json"
     script.write_text(json.dumps({"adder_4bit": [f"```verilog\n{ADDER_GOOD}```"]}))
     args = ["--benchmark", "rtllm", "--model", f"scripted:{script}", "--output-dir", str(tmp_path / "h")]
-    missing = bench(*args, env={"RTLLM_DIR": ""}, exe="bench.harness")
+    missing = bench(*args, env={"RTLLM_DIR": ""}, exe="bench.cli.harness")
     assert missing.returncode == 2 and "RTLLM_DIR is not set" in missing.stderr and "Traceback" not in missing.stderr
     assert not (tmp_path / "h" / "rtl_report.json").exists()
-    res = bench(*args, "--limit", "1", env={"RTLLM_DIR": str(rt[0])}, exe="bench.harness")
+    res = bench(*args, "--limit", "1", env={"RTLLM_DIR": str(rt[0])}, exe="bench.cli.harness")
     assert res.returncode == 0, res.stderr
     report = read_report(tmp_path / "h" / "rtl_report.json")
     assert [v.task_id for v in report.verifications] == ["adder_4bit"]
@@ -191,7 +191,7 @@ def test_bench_harness_contract(rt, tmp_path) -> None:
     assert report.benchmark == "rtllm"
     # RTLLM_DIR naming the checkout itself: imported into DIR/suite first, pinned to its commit
     res = bench("--benchmark", "rtllm", "--model", f"scripted:{script}", "--output-dir", str(tmp_path / "c"),
-                "--limit", "1", env={"RTLLM_DIR": str(rt[3])}, exe="bench.harness")
+                "--limit", "1", env={"RTLLM_DIR": str(rt[3])}, exe="bench.cli.harness")
     assert res.returncode == 0, res.stderr
     assert json.loads((tmp_path / "c" / "suite" / "suite.json").read_text())["commit"] == rt[2]
     assert read_report(tmp_path / "c" / "rtl_report.json").results["rtllm"].upstream_commit == rt[2]
@@ -215,7 +215,7 @@ def test_the_inspect_task_runs_an_imported_rtllm_suite(rt, tmp_path) -> None:
     pytest.importorskip("inspect_ai")
     from test_inspect import run_inspect
 
-    from bench.inspect_tasks import sysr_bench
+    from bench.inspect_eval.task import sysr_bench
     log = run_inspect(tmp_path, sysr_bench(lang="verilog", suite=str(rt[0]), tasks="adder_4bit", budget=1),
                       {"adder_4bit": [[f"```verilog\n{ADDER_GOOD}```"]]})
     assert log.status == "success"

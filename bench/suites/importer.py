@@ -25,8 +25,8 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from ..score import Scorer
-from ..tasks import Task
+from ..judge.score import Scorer
+from ..judge.tasks import Task
 from . import chipbench, chipbench_debug, rtllm, verilogeval
 from .build import Built, validate, write_task
 from .checkout import commit as checkout_commit

@@ -15,7 +15,7 @@ in the design's folder is written into the testbench as assignments (each word t
 from the memory's left-hand bound, as the standard loads it), so the task needs no file at
 simulation time; a testbench that opens a file any other way (`$fopen`) is an erratum.
 The verdict style is `rtllm`: the design passes when the testbench prints its pass line
-(`bench.verdicts`), as upstream's `auto_run.py` reads it.
+(`bench.judge.verdicts`), as upstream's `auto_run.py` reads it.
 """
 
 from __future__ import annotations
