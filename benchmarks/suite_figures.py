@@ -33,7 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.judge.cache import ResultCache  # noqa: E402
 from bench.judge.lint import FAILING  # noqa: E402
+from bench.judge.score import Scorer  # noqa: E402
+from bench.judge.tasks import load_tasks  # noqa: E402
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
@@ -58,6 +61,14 @@ def stub_codes(stub: Path) -> set[str]:
         return {"(no JSON report)"}
 
 
+def lint_clean(out: Path) -> int:
+    """Valid references with no lint finding of FAILING (each scored again: read from the result cache)."""
+    scorer = Scorer(cache=ResultCache())
+    tasks = [t for t in load_tasks(None, out) if not t.invalid]
+    return sum(not any(s.stage == "lint" and set(s.codes) & FAILING
+                       for s in scorer.score(t, "verilog", t.text("ref.v")).stages) for t in tasks)
+
+
 def figures(kind: str, src: str, out: Path, jobs: int) -> bool:
     print(f"== {kind}: {src}", flush=True)
     imp = run(str(ROOT / "bin" / "bench"), "suite", "import", kind, src, "--out", str(out), "--jobs", str(jobs),
@@ -79,10 +90,7 @@ def figures(kind: str, src: str, out: Path, jobs: int) -> bool:
         passed[lint] = counts.get("passed")
         print(f"   bench score --suite {lint or '(lint off)'}: {counts.get('passed')} of {counts.get('candidates')} "
               f"references pass (by result: {counts.get('by_result')})")
-        if not lint:
-            dirty = [res["task"] for res in data["results"]
-                     if any(st["stage"] == "lint" and set(st["codes"]) & FAILING for st in res["stages"])]
-            print(f"   lint-clean references: {len(data['results']) - len(dirty)} of {len(data['results'])}")
+    print(f"   lint-clean references: {lint_clean(out)} of {r['valid']}")
     not_expr = {e["task"] for e in r["sysr_not_expressible"]}
     invalid = {e["task"] for e in r["invalid"]}
     stubs = [p for p in sorted(out.glob("*/stub.sysr")) if p.parent.name not in invalid]
