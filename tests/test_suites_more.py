@@ -195,6 +195,9 @@ def test_bench_harness_contract(rt, tmp_path) -> None:
     assert res.returncode == 0, res.stderr
     assert json.loads((tmp_path / "c" / "suite" / "suite.json").read_text())["commit"] == rt[2]
     assert read_report(tmp_path / "c" / "rtl_report.json").results["rtllm"].upstream_commit == rt[2]
+    again = bench("--benchmark", "rtllm", "--model", f"scripted:{script}", "--output-dir", str(tmp_path / "c"),
+                  "--limit", "1", env={"RTLLM_DIR": str(rt[3])}, exe="bench.cli.harness")
+    assert again.returncode == 0 and "importing" not in again.stderr, again.stderr  # same commit: reused
 
 
 def test_a_run_with_a_tool_failure_refuses_a_reward(rt, tmp_path, monkeypatch) -> None:

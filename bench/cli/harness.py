@@ -89,9 +89,9 @@ def suite_folder(benchmark: str, out: Path, allow_unpinned: bool = False) -> Pat
     try:
         pinned = commit(src)
         old = json.loads((dest / "suite.json").read_text()) if (dest / "suite.json").is_file() else None
-        if old and old.get("commit") == pinned and "dirty" not in pinned and pinned != "unknown" \
-                and Path(old.get("source", "")) == src.resolve():
-            return dest
+        if old and old.get("kind") == kind and old.get("commit") == pinned and "dirty" not in pinned \
+                and pinned != "unknown" and Path(old.get("source", "/")).is_relative_to(src.resolve()):
+            return dest  # the same suite at the same commit, imported before
         print(f"bench-harness: importing {src} into {dest}", file=sys.stderr)
         import_suite(kind, src, dest, jobs=1, allow_unpinned=allow_unpinned)
     except SuiteError as e:
