@@ -22,9 +22,16 @@ off, and is a tool failure when it is on.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..verilog.lex import tokens
+from . import dialect
+from .detail import DESIGN, short
+from .results import StageResult
+from .tasks import Task
+from .tools import ToolMissing, find_tool
 
 FAILING = frozenset({"ERROR", "WIDTH", "WIDTHEXPAND", "WIDTHTRUNC", "WIDTHXZEXPAND", "WIDTHCONCAT", "LATCH",
                      "MULTIDRIVEN", "BLKANDNBLK", "COMBDLY", "IMPLICIT", "CASEINCOMPLETE", "CASEOVERLAP",
@@ -85,3 +92,41 @@ def detail(found: list[Finding], failed: bool) -> str:
     shown = [f"  {f}" for f in found[:SHOWN]]
     more = [f"  ... and {len(found) - SHOWN} more"] if len(found) > SHOWN else []
     return "\n".join([head, *shown, *more])
+
+
+def stage(scorer, task: Task, work: Path) -> StageResult | None:
+    """The lint stage of `scorer` (a `bench.judge.score.Scorer`) on the design in `work`; None when
+    Verilator is missing and the lint option is off (then nothing depends on it)."""
+    if not scorer.lint:
+        try:
+            find_tool("verilator")
+        except ToolMissing:
+            return None
+    (work / "lint.v").write_text(blank_comments((work / DESIGN).read_text(errors="replace")))
+    res = scorer._run(task, "lint", "verilator", args(task.top, dialect.of(task).name, "lint.v"), work,
+                      scorer.limits.tool_s)
+    found = findings(res.output)
+    if res.returncode != 0 and not any(f.code == "ERROR" for f in found):
+        raise scorer._fail("lint", "verilator", res, "tool-failure",
+                           f"verilator exited with status {res.returncode} without a finding:\n{short(res.output)}")
+    failed = [f for f in failing(found) if f.code not in reference_codes(scorer, task)] if scorer.lint else []
+    if failed:
+        stopped = scorer._fail("lint", "verilator", res, "lint", detail(failed, True))
+        stopped.stage.codes = [f.code for f in found]
+        raise stopped
+    record = scorer._record("lint", "verilator", res, "ok", detail(found, False))
+    record.codes = [f.code for f in found]
+    return record
+
+
+def reference_codes(scorer, task: Task) -> set[str]:
+    """The lint codes the task's reference has (a rule it breaks fails no candidate), once per task
+    and scorer (the reference scored by a fresh scorer of the same class and limits)."""
+    with scorer._lock:
+        lock = scorer._locks.setdefault(f"{task.name} lint", threading.Lock())
+    with lock:
+        if task.name not in scorer._reference_lint:
+            ref = type(scorer)(scorer.limits, check_reference=False, shadow=False)
+            r = ref.score(task, "verilog", task.text("ref.v"))
+            scorer._reference_lint[task.name] = {c for st in r.stages if st.stage == "lint" for c in st.codes}
+    return scorer._reference_lint[task.name]

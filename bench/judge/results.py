@@ -6,6 +6,8 @@ run records, `bench.loop.records`), so a record is a contract: fields are added,
 
 from __future__ import annotations
 
+import hashlib
+
 from pydantic import BaseModel, Field
 
 # Result names, in stage order. PASS is decided by Yosys and Icarus only.
@@ -104,3 +106,9 @@ def count(results: list[CandidateResult]) -> Counts:
     passed = by.get("PASS", 0)
     return Counts(candidates=len(results), passed=passed, failed=len(results) - passed - tool,
                   tool_failures=tool, scorable=len(results) - tool, by_result=dict(sorted(by.items())))
+
+
+def digest(stdout: str, stderr: str) -> str:
+    """A stage's `log_digest`: the SHA-256 of its tool's stdout, a NUL and its stderr."""
+    data = stdout.encode("utf-8", errors="surrogatepass") + b"\0" + stderr.encode("utf-8", errors="surrogatepass")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
