@@ -40,6 +40,8 @@ def add_commands(sub) -> None:
                          "tasks are left out, and in sysr those sysr cannot express")
     lp.add_argument("--jobs", type=int, default=1, metavar="N", help="samples (of all tasks) in parallel")
     lp.add_argument("--spec-stubs", action="store_true", help="start sysr tasks from spec-stub.sysr where there is one")
+    lp.add_argument("--lint", action="store_true",
+                    help="let Verilator's lint fail a design, as `bench score --lint` (recorded in run.json)")
     lp.add_argument("--out", metavar="DIR", help="run folder (default runs/<model>-<lang>)")
     lp.add_argument("--resume", action="store_true",
                     help="continue the run in --out: finish its missing and unfinished samples")
@@ -76,7 +78,7 @@ def cmd_loop(args) -> int:
         spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, spec_stubs=args.spec_stubs,
                        samples=args.samples, temperature=args.temperature, seed=args.seed,
                        endpoint=getattr(model, "base_url", None),
-                       suite=str(Path(args.suite).resolve()) if args.suite else None)
+                       suite=str(Path(args.suite).resolve()) if args.suite else None, lint=args.lint)
         run = (Run.resume if args.resume else Run.create)(out, spec)
         rec = Loop(run, model, tasks).go(args.jobs)
     except (ModelError, LoopError, sandbox.SandboxUnavailable) as e:
