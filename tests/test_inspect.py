@@ -24,13 +24,14 @@ from inspect_ai import Epochs, eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from bench.cli.main import main as bench_main
-from bench.loop.conversation import system_prompt
+from bench.loop.conversation import system_prompt, task_system_prompt
 from bench.report.inspect_log import STORE_KEY, is_inspect_log, load_logs
 from bench.inspect_eval.task import sysr_bench
 from bench.loop.runs import Loop, Run, RunSpec
 from bench.loop.models import approx_tokens
 from bench.loop.models import get_model as bench_model
 from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import load_task
 from bench.judge.tasks import ROOT, TaskError, load_tasks
 
 pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")
@@ -190,7 +191,8 @@ def test_sysr_loop_records_shadow_and_checker_and_matches_bench_loop(tmp_path, s
     assert false_alarm.scores["bench_scorer"].value == {"solved": "I", "first_attempt": "I"}
     repair = caught.store[STORE_KEY][1]["feedback"]
     assert "V002" in repair and "FAIL" not in repair  # the model never sees the shadow
-    assert caught.messages[0].text == system_prompt("sysr") and "stub.sysr" in caught.messages[1].text
+    toy = load_task(suite / "toy")
+    assert caught.messages[0].text == task_system_prompt(toy, "sysr") and "stub.sysr" in caught.messages[1].text
 
     run = run_bench_loop(tmp_path, suite, SYSR_SCRIPT, "sysr", 2, 2, ["toy"])
     [from_log], [from_run] = summary_json(capsys, Path(log.location)), summary_json(capsys, run)
