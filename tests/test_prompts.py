@@ -191,3 +191,14 @@ def test_a_verilog_repair_carries_the_tools_messages_only():
 def test_a_repair_without_codes_is_as_before():
     text = repair_message("sysr", "wrong-output", "FAIL cycle 3: y got 1 expected 2", [])
     assert "reference says" not in text and "FAIL cycle 3" in text
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.name for t in TASKS])
+def test_the_stub_asks_for_what_the_reference_solution_uses(task):
+    """What a task cannot be solved without (registers and the reset's kind) shows in its
+    starting file, so the sections chosen from the stub are those its solution needs."""
+    for stub in ("stub.sysr", "spec-stub.sysr") if task.has_spec_stub else ("stub.sysr",):
+        have, need = features(task.text(stub)), features(task.text("ref.sysr"))
+        assert have is not None and need is not None
+        for tag in ("clocked", "async-reset"):
+            assert RULES[tag](have) or not RULES[tag](need), f"{task.name}: {stub} does not ask for {tag}"
