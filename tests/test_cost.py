@@ -43,7 +43,7 @@ def test_each_backend_takes_its_providers_weights():
     assert provider("openai:gpt-x", WEIGHTS) == "openai" and provider("anthropic:claude", WEIGHTS) == "anthropic"
     assert provider("relay:/runs/x", WEIGHTS) == "default" and provider("scripted:f.json", WEIGHTS) == "default"
     assert provider("openai/gpt-x", WEIGHTS) == "openai"  # an Inspect model name
-    assert provider("mockllm/model", WEIGHTS) == "default"
+    assert provider("openai-api/fake/tiny", WEIGHTS) == "openai" and provider("mockllm/model", WEIGHTS) == "default"
     assert cost(100, 10, 60, 0, Weights(cache_read=0.5, cache_write=1, output=4)) == 40 + 30 + 40
 
 

@@ -261,7 +261,9 @@ def test_inspect_eval_command_line_against_an_openai_compatible_server(tmp_path,
         ("openai-api/fake/tiny-coder", "verilog", 2, 2)
     assert rec.tool_versions["yosys"].startswith("Yosys") and rec.temperature == 0.5 and rec.seed == 7
     assert [s.seed for s in rec.tasks["toy"].samples] == [7, 8]
+    assert rec.suite == "mine"  # as given to sysr_bench, so that `bench catch` finds the tasks
     [s] = summary_json(capsys, log_file)
+    assert s["cost_provider"] == "openai" and s["cost"] == (6000 - 1600) + 0.5 * 1600 + 4 * (4 * 40 + 6)
     assert (s["samples"], s["solved_samples"], s["solved_first_samples"], s["attempts"]) == (2, 2, 0, 4)
     assert (s["tokens_in"], s["tokens_out"], s["tokens_cached"], s["approximate"]) == (6000, 4 * 40 + 6, 1600, False)
     assert s["pass_at"] == {"1": 1.0, "2": 1.0} and s["pass_at_first"] == {"1": 0.0, "2": 0.0}

@@ -54,6 +54,7 @@ def provider(model: str, table: dict[str, Weights]) -> str:
     """The provider whose weights a run's model spec takes."""
     kind, _, rest = model.partition(":")
     for name in (kind, rest.split("/", 1)[0], model.split("/", 1)[0]):  # Inspect: "openai/gpt-x"
+        name = name.removesuffix("-api")  # Inspect's OpenAI-compatible servers: "openai-api/..."
         if name in table and name != "default":
             return name
     return "default"
