@@ -245,6 +245,7 @@ INLINE = [
     ("forall i: u3 :: prev(a[i])", "module m(clk: clock, rst: reset, a: in u8, q: out reg u8 = 0) {{\n"
                                    "  seq {{ q <= a; }}\n  ensures ({}) ==> q == 0xff;\n}}"),
     ("~(0xff << n)", "module m(n: in u4, y: out u8) {{ y = {}; }}"),
+    ("`popcount` (u8 gives u4)", "module m(a: in u8, y: out u4) {{ y = popcount(a); }}"),
 ]
 
 
