@@ -88,9 +88,12 @@ STUBS = {
     "specs": "module m(clk: clock, rst: reset, a: in u8, y: out u8) {\n  requires a != 0;\n  y = ?y;\n}",
     "two modules": "module s(a: in u8, y: out u8) { y = a; }\nmodule m(a: in u8, y: out u8) { y = ?y; }",
     "keyword name": "module m(a: in u8, r#match: out bool) { r#match = ?m; }",
+    "params": "module m<W: int = 8>(a: in u[W], y: out u[W]) { y = ?y; }",
+    "int const": "const N: int = 3;\nmodule m(a: in u8, y: out u8) { y = ?y; }",
 }
 WANTED = {"comb": set(), "sync": {"clocked"}, "bare clock": {"clocked"}, "async": {"clocked", "async-reset"},
-          "specs": {"clocked", "proofs"}, "two modules": {"instances"}, "keyword name": {"names"}}
+          "specs": {"clocked", "proofs"}, "two modules": {"instances"}, "keyword name": {"names"}, "params": {"params"},
+          "int const": {"params"}}
 
 
 @pytest.mark.parametrize("kind", STUBS)

@@ -246,6 +246,13 @@ INLINE = [
                                    "  seq {{ q <= a; }}\n  ensures ({}) ==> q == 0xff;\n}}"),
     ("~(0xff << n)", "module m(n: in u4, y: out u8) {{ y = {}; }}"),
     ("`popcount` (u8 gives u4)", "module m(a: in u8, y: out u4) {{ y = popcount(a); }}"),
+    ("module f<W: int = 8, D: int = 4>(d: in u[W], q: out u[W])", "{} {{ q = d; }}"),
+    ("inst u = f<W = 16>(d: a);", "module f<W: int = 8>(d: in u[W], q: out u[W]) {{ q = d; }}\n"
+                                  "module m(a: in u16, y: out u16) {{ {} y = u.q; }}"),
+    ("const AW: int = clog2(D);", "module f<W: int = 8, D: int = 4>(clk: clock, a: in u[AW], y: out u[W]) {{\n"
+                                  "  {} reg m: u[W][D]; y = m[a]; seq {{ m[a] <= 0; }} }}"),
+    ("u[W][D]", "module f<W: int = 8, D: int = 4>(clk: clock, a: in u[clog2(D)], y: out u[W]) {{\n"
+                "  reg m: {}; y = m[a]; seq {{ m[a] <= 0; }} }}"),
 ]
 
 

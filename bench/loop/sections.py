@@ -27,7 +27,7 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
          "CombBlock", "SeqBlock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
-         "Binding", "InstDecl"}
+         "Binding", "InstDecl", "ModParam", "ParamSet"}
 
 # tag -> whether a starting file with these features needs the section
 RULES = {
@@ -36,6 +36,7 @@ RULES = {
     "proofs": lambda f: bool(f & {"clock", "SeqBlock", "RegDecl"}) and bool(f & {"Spec", "ghost", "prev"}),
     "instances": lambda f: bool(f & {"InstDecl", "InstPort", "modules"}),
     "names": lambda f: "raw-name" in f,
+    "params": lambda f: "params" in f,
 }
 
 
@@ -89,6 +90,9 @@ def _walk(node, found: set[str]) -> bool:
         found.add("ghost")
     if isinstance(node, S.Call) and node.func == "prev":
         found.add("prev")
+    if isinstance(node, (S.ModParam, S.ParamSet)) or (isinstance(node, S.TypeRef) and
+                                                      (node.name == "int" or node.width is not None)):
+        found.add("params")
     return all(_walk(getattr(node, f.name), found) for f in dataclasses.fields(node))
 
 
