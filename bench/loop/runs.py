@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..judge import sandbox
-from .conversation import Settings, attempts, finished, system_prompt
+from .conversation import Settings, attempts, finished, task_system_prompt
 from .models import Model, ModelError
 from .records import RunRecord, Sample, TaskRun
 from ..judge.score import Scorer
@@ -172,7 +172,6 @@ class Loop:
         self.scorer = scorer or Scorer(lint=rec.lint)
         self.settings = Settings(lang=rec.lang, budget=rec.budget, spec_stubs=rec.spec_stubs,
                                  temperature=rec.temperature)
-        self.systems: dict[str, str] = {}  # a task's language -> the system prompt (read once)
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
         self.stop = threading.Event()
 
@@ -188,9 +187,7 @@ class Loop:
             if sample.seed is None and rec.seed is not None:
                 sample.seed = rec.seed + k - 1
             sample.done = False
-        system = self.systems.get(task.language)
-        if system is None:
-            system = self.systems[task.language] = system_prompt(rec.lang, task.language)
+        system = task_system_prompt(task, rec.lang, rec.spec_stubs)
         for attempt in attempts(self.model, self.scorer, task, self.settings, sample.attempts, k, sample.seed,
                                 system):
             with self.run.lock:
