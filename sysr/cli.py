@@ -25,6 +25,9 @@ from .source import read_design
 
 
 def cmd_check(args) -> int:
+    if not args.no_verify:  # z3 and its first contexts made beside the parser (`sysr.smt.contexts`)
+        from .smt import contexts
+        contexts.start()
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
                    verify=not args.no_verify, time_limit=args.time_limit, top=args.top)
@@ -192,5 +195,18 @@ def _json_error(args, message: str) -> None:
             pass
 
 
+def run() -> None:
+    """`main` as a command: the output flushed, then the process ends at once. Tearing down the
+    interpreter would free every z3 context and object one by one (tens of milliseconds after a
+    check, for nothing: the process is ending)."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError, OSError):
+        code = code or 1
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

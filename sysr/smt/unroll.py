@@ -7,7 +7,7 @@ import os
 import z3
 
 from .. import elab as E
-from . import strategy
+from . import contexts, strategy
 from .bounded import BoundedSolver
 from .encode import CycleEncoder, arrays_equal, enum_valid, make_vars, truth
 
@@ -22,7 +22,7 @@ def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool =
     otherwise z3's incremental solver for the logic. `divides`: the design has `/` or `%`, and
     each query is first tried at the word level (`sysr.smt.words`). `work`: a limit in z3's
     resource units besides the timeout (the same on a loaded machine as on an idle one)."""
-    ctx = ctx or z3.Context()
+    ctx = ctx or contexts.fresh()
     s = BoundedSolver(ctx, SOLVER_LOGIC, timeout_s, divides, strategy.one_shot(ctx) if one_shot else None)
     s.set("random_seed", 0)
     if work is not None:
@@ -36,7 +36,7 @@ def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int 
     so its answer and model depend on the terms alone: not on what the terms' context saw before
     (z3 numbers its terms in the order they are made, and that numbering steers its choices)."""
     home = terms[0].ctx
-    own = z3.Context()
+    own = contexts.fresh()
     s = make_solver(timeout_s, own, divides, one_shot=True, work=work)
     s.add(*(t.translate(own) for t in terms))
     res = s.check()
