@@ -26,8 +26,10 @@ from .source import read_design
 
 def cmd_check(args) -> int:
     if not args.no_verify:  # z3 and its first contexts made beside the parser (`sysr.smt.contexts`)
-        from .smt import contexts
+        from .smt import contexts, portfolio
         contexts.start()
+        if args.solver:
+            portfolio.choose(args.solver)
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
                    verify=not args.no_verify, time_limit=args.time_limit, top=args.top)
@@ -123,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--vcd", metavar="FILE", help="write the first counterexample trace as a VCD file")
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
     c.add_argument("--top", metavar="NAME", help=TOP_HELP)
+    c.add_argument("--solver", choices=("z3", "portfolio"), default=None,
+                   help="z3 alone (the default; or SYSR_SOLVER), or Bitwuzla first for each query and z3 "
+                        "for what it does not refute (needs the bitwuzla package)")
     c.set_defaults(func=cmd_check)
     lo = sub.add_parser("lower", help="lower a design to Verilog-2005",
                         description="Lower a design to Verilog-2005. Refuses designs with errors "

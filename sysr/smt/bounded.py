@@ -44,6 +44,12 @@ def proofs(at: float | None, time_limit: float):
         lift_memory_cap()
 
 
+def deadline() -> float | None:
+    """The `time.monotonic()` by which the proofs on this thread must end, if any."""
+    limit = _DEADLINE.get()
+    return None if limit is None else limit[0]
+
+
 def out_of_memory(e: BaseException) -> bool:
     """Whether an exception is z3 reporting that it ran out of memory."""
     text = str(e).lower()

@@ -7,8 +7,8 @@ import os
 import z3
 
 from .. import elab as E
-from . import contexts, strategy
-from .bounded import BoundedSolver
+from . import contexts, portfolio, strategy
+from .bounded import BoundedSolver, deadline
 from .encode import CycleEncoder, arrays_equal, enum_valid, make_vars, truth
 
 SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
@@ -34,7 +34,12 @@ def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int 
     """Whether the conjunction of `terms` is satisfiable, decided in a context of its own: (result,
     model in the terms' context or None, reason when unknown). The query is a copy of the terms,
     so its answer and model depend on the terms alone: not on what the terms' context saw before
-    (z3 numbers its terms in the order they are made, and that numbering steers its choices)."""
+    (z3 numbers its terms in the order they are made, and that numbering steers its choices).
+    With the portfolio on, Bitwuzla tries the query first (with a work limit of its own where the
+    query has one); only its `unsat` is taken (no model), so every model is z3's
+    (`sysr.smt.portfolio`)."""
+    if portfolio.enabled() and portfolio.refuted(terms, portfolio.budget(timeout_s, deadline()), work is not None):
+        return z3.unsat, None, ""
     home = terms[0].ctx
     own = contexts.fresh()
     s = make_solver(timeout_s, own, divides, one_shot=True, work=work)
