@@ -1,7 +1,7 @@
 """Print how long `sysr check` takes on a pipelined MAC whose multiplier is a shift-and-add loop.
 
 A benchmark, not a test: `.venv/bin/python benchmarks/mac_bench.py [--runs N] [--timeout S]`. The
-design is `examples/mac_pipe.sysr` (a signed shift-and-add multiplier proven against `*`, a
+design is `benchmarks/mac_pipe.sysr` (a signed shift-and-add multiplier proven against `*`, a
 pipeline register, an accumulator, the top proven against a ghost model) at 8x8 and, made by
 `design(16)` from the same template, at 16x16. For each size, in one run and interleaved: the
 median wall time of `bin/sysr check` (the command line as a user runs it; and its CPU time,
@@ -30,7 +30,7 @@ from bench.smtbmc import formal_flow  # noqa: E402
 from sysr.lower import lower_text  # noqa: E402
 
 TARGETS = {8: 2.0, 16: 60.0}
-EXAMPLE = ROOT / "examples" / "mac_pipe.sysr"
+EXAMPLE = ROOT / "benchmarks" / "mac_pipe.sysr"
 
 
 def design(n: int) -> str:
