@@ -37,11 +37,11 @@ def queries(path: Path) -> list[str]:
     seen: list[str] = []
     original = unroll.solve_alone
 
-    def recording(terms, timeout_s, divides=False, work=None):
+    def recording(terms, timeout_s, divides=False, work=None, need_model=True):
         s = z3.Solver(ctx=terms[0].ctx)
         s.add(*terms)
         seen.append(s.to_smt2())
-        return original(terms, timeout_s, divides, work)
+        return original(terms, timeout_s, divides, work, need_model)
 
     import sysr.smt.hier  # noqa: F401  (loads every module of the proofs)
     users = [m for name, m in list(sys.modules.items())

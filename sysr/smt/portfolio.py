@@ -5,11 +5,12 @@ Bitwuzla decides the small queries of a small design in a few milliseconds where
 tactics take 15-30 (and each z3 query needs a context of its own, about 8 ms more), while z3 is
 the one whose models the checker's traces are built from. So, with the portfolio on:
 
-- a one-shot query with a time limit (`sysr.smt.unroll.solve_alone` without a work count) goes to
-  Bitwuzla first, within `SHARE` of the query's time; an `unsat` answer is the query's answer (a
-  proof needs no model);
-- anything else (`sat`, or no answer in that time) goes to z3 as before, so every counterexample,
-  trace and lemma the checker derives from a model is z3's, identical whichever solver ran first;
+- a one-shot query (`sysr.smt.unroll.solve_alone`) goes to Bitwuzla first, within `SHARE` of the
+  query's time; an `unsat` answer is the query's answer (a proof needs no model), and so is a
+  `sat` answer where the caller needs no model (whether a property holds in any state at all);
+- anything else (`sat` where a model is needed, or no answer within Bitwuzla's limits) goes to z3
+  as before, so every counterexample, trace and lemma the checker derives from a model is z3's,
+  identical whichever solver ran first;
 - a query limited by a count of z3's work (the ones that only save time, whose success must not
   depend on the machine's load: `sysr.smt.prove`) is limited in Bitwuzla by a count too: the
   number of times Bitwuzla asks whether to stop (`WORK`), which is the same for the same query on
@@ -56,13 +57,13 @@ def enabled() -> bool:
     return True
 
 
-def refuted(terms: list, budget_s: float, counted: bool = False) -> bool:
-    """Whether Bitwuzla finds the conjunction of `terms` unsatisfiable within `budget_s` (and,
-    when `counted`, within `WORK`): False when it finds it satisfiable, cannot tell within its
-    limits, or cannot read it."""
+def decide(terms: list, budget_s: float, counted: bool = False) -> str | None:
+    """Bitwuzla's answer on the conjunction of `terms` within `budget_s` (and, when `counted`,
+    within `WORK`): "sat", "unsat", or None when it cannot tell within its limits or cannot read
+    the query."""
     import bitwuzla as bz
     if budget_s < 0.001:
-        return False
+        return None
     text = smtlib(terms)
     tm = bz.TermManager()
     options = bz.Options()
@@ -71,12 +72,15 @@ def refuted(terms: list, budget_s: float, counted: bool = False) -> bool:
     try:
         parser.parse(text, True, False)
     except bz.BitwuzlaException:
-        return False
+        return None
     solver = parser.bitwuzla()  # kept while it runs: the terminator lives as long as it
     polls = _Polls(WORK) if counted else None
     if polls is not None:
         solver.configure_terminator(polls)
-    return solver.check_sat() == bz.Result.UNSAT and not (polls and polls.stopped)
+    res = solver.check_sat()
+    if polls is not None and polls.stopped:
+        return None
+    return {bz.Result.SAT: "sat", bz.Result.UNSAT: "unsat"}.get(res)
 
 
 class _Polls:

@@ -30,16 +30,19 @@ def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool =
     return s
 
 
-def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int | None = None):
+def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int | None = None,
+                need_model: bool = True):
     """Whether the conjunction of `terms` is satisfiable, decided in a context of its own: (result,
     model in the terms' context or None, reason when unknown). The query is a copy of the terms,
     so its answer and model depend on the terms alone: not on what the terms' context saw before
     (z3 numbers its terms in the order they are made, and that numbering steers its choices).
     With the portfolio on, Bitwuzla tries the query first (with a work limit of its own where the
-    query has one); only its `unsat` is taken (no model), so every model is z3's
-    (`sysr.smt.portfolio`)."""
-    if portfolio.enabled() and portfolio.refuted(terms, portfolio.budget(timeout_s, deadline()), work is not None):
-        return z3.unsat, None, ""
+    query has one); its `unsat` is taken, and its `sat` when the caller does not `need_model`
+    (the model is then None); every model is z3's (`sysr.smt.portfolio`)."""
+    if portfolio.enabled():
+        got = portfolio.decide(terms, portfolio.budget(timeout_s, deadline()), work is not None)
+        if got == "unsat" or (got == "sat" and not need_model):
+            return (z3.unsat if got == "unsat" else z3.sat), None, ""
     home = terms[0].ctx
     own = contexts.fresh()
     s = make_solver(timeout_s, own, divides, one_shot=True, work=work)
