@@ -142,3 +142,29 @@ def _prove(w: int, k: int, minus: bool, yw: int) -> bool:
     n = k + 1
     ext = part if n == w else (z3.SignExt(w - n, part) if minus else z3.ZeroExt(w - n, part))
     return _unsat(ctx, (low - top if minus else low + top) != ext)
+
+
+def multiplication_note(system, expr) -> str | None:
+    """When the cone of `expr` (through comb signals and the next state of the registers it
+    reads) multiplies two values of 8 bits or more, the way through for a V003 on it: the
+    multiplication named, and the shift-and-add loop or the contract of a leaf module; else None."""
+    from .. import elab as E
+    nexts = {sv.name: sv.next for sv in system.state}
+    done: dict[int, bool] = {}
+    widest = 0
+    todo, seen_state = [expr], set()
+    while todo:
+        for node in E.postorder(todo.pop(), done, lambda v: system.comb.get(v.name)):
+            done[id(node)] = True
+            if isinstance(node, E.Bin) and node.op == "*" and not isinstance(node.a, E.Const) \
+                    and not isinstance(node.b, E.Const):
+                widest = max(widest, node.ty.width)
+            if isinstance(node, (E.Var, E.ArrVar)) and node.name in nexts and node.name not in seen_state:
+                seen_state.add(node.name)
+                todo.append(nexts[node.name])
+    if widest < 8:
+        return None
+    return (f"it involves a {widest}-bit multiplication, which SAT-based solvers prove slowly: compute "
+            f"the product by a shift-and-add loop, which the checker proves step by step, or move it "
+            f"into a combinational module whose `ensures` states the product, proven once, so that "
+            f"this property reasons about its contract (docs/reference.md §7.8, §7.7)")
