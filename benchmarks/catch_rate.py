@@ -22,9 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from rich.console import Console  # noqa: E402
 
-from bench.catch import CatchReport  # noqa: E402
-from bench.catch_cli import render, render_mutants  # noqa: E402
-from bench.mutants import MutantsReport  # noqa: E402
+from bench.mutation.catch import CatchReport  # noqa: E402
+from bench.cli.catch import render, render_mutants  # noqa: E402
+from bench.mutation.mutants import MutantsReport  # noqa: E402
 
 
 def bench(args: list[str], out: Path) -> int:

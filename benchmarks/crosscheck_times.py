@@ -1,4 +1,4 @@
-"""Print how long the yosys-smtbmc cross-check (`bench.crosscheck`) takes on each design of
+"""Print how long the yosys-smtbmc cross-check (`bench.checker.crosscheck`) takes on each design of
 tests/test_formal.py, one design at a time: the checker, Yosys, BMC and k-induction.
 
 A benchmark, not a test: `.venv/bin/python benchmarks/crosscheck_times.py [--all] [FILES...]`.
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from bench.crosscheck import cross_check  # noqa: E402
+from bench.checker.crosscheck import cross_check  # noqa: E402
 from test_formal import ACCEPTED, REJECTED, SLOW, rel  # noqa: E402
 
 SLOW_S = 5.0

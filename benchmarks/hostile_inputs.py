@@ -2,7 +2,7 @@
 
 A benchmark, not a test: `.venv/bin/python benchmarks/hostile_inputs.py [--only NAME,...]
 [--test-size]`. For each attack it writes the file, runs `sysr check --json` and `sysr lower`
-as the scorer does (through `bench.run.run_bounded`: 2 GiB of address space, 180 s), and prints
+as the scorer does (through `bench.judge.run.run_bounded`: 2 GiB of address space, 180 s), and prints
 one row: the exit statuses, the times, the diagnostic codes, and whether standard output was
 valid JSON and how long. Every row should read exit 1 with the expected code, valid JSON, and a
 time well under 180 s (or exit 0 for an attack that is now within the limits); exit 2 or a
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bench.run import run_bounded  # noqa: E402
+from bench.judge.run import run_bounded  # noqa: E402
 from hostile import ATTACKS  # noqa: E402
 
 CHECK_S = 180.0

@@ -2,7 +2,7 @@
 
 A sample's first request is the system prompt plus the first message (the task's prompt and
 its starting file), as `bench loop` sends it and the relay backend writes it
-(`bench.conversation.first_prompt_chars`). Every sysr attempt pays the sysr system prompt, so
+(`bench.loop.conversation.first_prompt_chars`). Every sysr attempt pays the sysr system prompt, so
 the ratio says what the language costs a model before it has written a line. Prints a table
 per task (default and `--spec-stubs` starting files), the sizes of both system prompts and of
 both references, and the headroom left under the bound of 3.0 that tests/test_prompts.py
@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.conversation import MODEL_REFERENCE, first_prompt_chars, system_prompt  # noqa: E402
-from bench.tasks import load_tasks  # noqa: E402
+from bench.loop.conversation import MODEL_REFERENCE, first_prompt_chars, system_prompt  # noqa: E402
+from bench.judge.tasks import load_tasks  # noqa: E402
 
 BOUND = 3.0
 

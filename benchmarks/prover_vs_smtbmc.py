@@ -6,7 +6,7 @@ A benchmark, not a test: `.venv/bin/python benchmarks/prover_vs_smtbmc.py [--run
 - sysr: `bin/sysr check FILE`, the command line as a user runs it (interpreter start-up included);
 - smtbmc: on the design's `sysr lower --formal` output (written beforehand, as a user of that flow
   writes the Verilog with its assertions), `yosys -p "read_verilog -formal; prep; async2sync; dffunmap;
-  write_smt2"` (`bench.smtbmc.YOSYS_SCRIPT`),
+  write_smt2"` (`bench.checker.smtbmc.YOSYS_SCRIPT`),
   then `yosys-smtbmc -s z3 -t 20` (BMC from the initial state to the checker's depth) and
   `yosys-smtbmc -s z3 -i -t 2` (k-induction with the checker's k).
 
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.smtbmc import formal_flow  # noqa: E402
+from bench.checker.smtbmc import formal_flow  # noqa: E402
 from sysr.lower import lower_text  # noqa: E402
 
 TARGET_MEDIAN, TARGET_MAX = 1.0, 3.0

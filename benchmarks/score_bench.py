@@ -12,7 +12,7 @@ For each language, on every task's reference:
   wall time over that (what the scorer adds around its tool runs);
 - unsandboxed: the same with BENCH_UNSANDBOXED=1, so the sandbox's own cost is the difference;
 - scorer, 2 jobs: its speed-up over 1 job (target: at least 1.7 on 2 cores);
-- cached: all the references scored a second time with the result cache (`bench.cache`) warm,
+- cached: all the references scored a second time with the result cache (`bench.judge.cache`) warm,
   1 job, in this process: what a repeated `bench score` costs besides starting Python.
 
 The three single-job measurements alternate task by task (bare, scorer, unsandboxed; `--rounds`
@@ -33,13 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.cache import ResultCache  # noqa: E402
-from bench.cli import score_all  # noqa: E402
-from bench.sandbox import OPT_OUT  # noqa: E402
-from bench.score import Scorer  # noqa: E402
-from bench.tasks import Task, load_tasks  # noqa: E402
-from bench.tools import find_tool  # noqa: E402
-from bench.verilog import PORTS_SCRIPT  # noqa: E402
+from bench.judge.cache import ResultCache  # noqa: E402
+from bench.cli.main import score_all  # noqa: E402
+from bench.judge.sandbox import OPT_OUT  # noqa: E402
+from bench.judge.score import Scorer  # noqa: E402
+from bench.judge.tasks import Task, load_tasks  # noqa: E402
+from bench.judge.tools import find_tool  # noqa: E402
+from bench.verilog.ports import PORTS_SCRIPT  # noqa: E402
 
 SYSR = [sys.executable, "-P", "-m", "sysr.cli"]
 

@@ -31,7 +31,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 
 
 def scorer_env(home: str, extra: dict[str, str]) -> dict[str, str]:
-    """The scorer's environment (bench/tools.py: PATH and a C locale; HOME its work folder)."""
+    """The scorer's environment (bench/judge/tools.py: PATH and a C locale; HOME its work folder)."""
     env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C", "LC_ALL": "C", "HOME": home}
     env.update(extra)
     return env

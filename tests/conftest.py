@@ -18,7 +18,7 @@ TOY = Path(__file__).parent / "fixtures" / "toy"
 
 @pytest.fixture(scope="session", autouse=True)
 def _result_cache(tmp_path_factory):
-    """`bench score` run by a test caches its results in a folder of this session (bench.cache),
+    """`bench score` run by a test caches its results in a folder of this session (bench.judge.cache),
     never in the user's cache, and starts empty: every test scores for real the first time."""
     old = os.environ.get("BENCH_CACHE_DIR")
     os.environ["BENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("bench-cache"))

@@ -32,9 +32,10 @@ from amaranth.lib.wiring import In, Out
 from amaranth.sim import Simulator
 
 import sysr.amaranth as sa
-from bench.tasks import ROOT, load_tasks
-from bench.tools import find_tool
-from bench.verilog import compare_ports, read_ports, simulate
+from bench.judge.tasks import ROOT, load_tasks
+from bench.judge.tools import find_tool
+from bench.verilog.ports import compare_ports
+from bench.judge.probe import read_ports, simulate
 from sysr import elab as E
 from sysr.pipeline import analyze
 from sysr.types import BOOL, mask, op_binary, op_cast, op_divide, op_unary, sint, uint

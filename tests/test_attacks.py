@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.loop import Loop, Run, RunSpec
-from bench.models import get_model
-from bench.score import Failed, Limits, Scorer
-from bench.tasks import ROOT, load_tasks
+from bench.loop.runs import Loop, Run, RunSpec
+from bench.loop.models import get_model
+from bench.judge.score import Failed, Limits, Scorer
+from bench.judge.tasks import ROOT, load_tasks
 
 HERE = Path(__file__).parent
 ATTACKS = HERE / "attacks"

@@ -1,4 +1,4 @@
-"""The result cache of `bench score` (bench.cache): a second score of the same candidate runs no
+"""The result cache of `bench score` (bench.judge.cache): a second score of the same candidate runs no
 tool, anything the result depends on misses, tool failures and unsandboxed results are never
 stored, a corrupt entry is ignored, the cache stays within its size, `--no-cache` bypasses it.
 """
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-import bench.cache as cache
-import bench.score as score
-from bench.cache import ResultCache, tree_digest
-from bench.records import CandidateResult
-from bench.score import Limits, Scorer
-from bench.session import Session
-from bench.tasks import load_tasks
+import bench.judge.cache as cache
+import bench.judge.score as score
+from bench.judge.cache import ResultCache, tree_digest
+from bench.judge.results import CandidateResult
+from bench.judge.score import Limits, Scorer
+from bench.judge.session import Session
+from bench.judge.tasks import load_tasks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 
@@ -102,7 +102,7 @@ def test_the_project_digest_follows_every_source_file(tmp_path) -> None:
 
 
 def test_tool_failures_and_unsandboxed_results_are_not_stored(toy, tmp_path, runs, monkeypatch) -> None:
-    import bench.tools as tools
+    import bench.judge.tools as tools
 
     folder = tmp_path / "cache"
     monkeypatch.setenv("IVERILOG", "/nonexistent/iverilog")

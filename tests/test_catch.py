@@ -1,4 +1,4 @@
-"""The catch rate and testbench strength (bench/catch.py, bench/mutants.py, their commands) on a
+"""The catch rate and testbench strength (bench/mutation/catch.py, bench/mutation/mutants.py, their commands) on a
 fixture task with known answers: tests/fixtures/tick, whose properties cover `q` and `half` and
 whose testbench checks `q` and `wrap`. So a slip in `q` is caught, one in `wrap` missed, one in
 `half` an extra, and a rewrite that keeps the behaviour equivalent.
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.catch import Judge, ThroughScorer, _testbench, classify, measure, reference_designs
-from bench.mutants import equivalent, measure_task, mutations, requirements_monitor
-from bench.records import CandidateResult
-from bench.score import Limits
-from bench.tasks import load_tasks
-from bench.verilog import read_ports
+from bench.mutation.catch import Judge, ThroughScorer, _testbench, classify, measure, reference_designs
+from bench.mutation.mutants import equivalent, measure_task, mutations, requirements_monitor
+from bench.judge.results import CandidateResult
+from bench.judge.score import Limits
+from bench.judge.tasks import load_tasks
+from bench.judge.probe import read_ports
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "tick"

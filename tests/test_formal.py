@@ -3,7 +3,7 @@
 - Each design in tests/formal/ lowers with `--formal` to exactly its expected file
   tests/formal/<name>.v (refresh with `SYSR_UPDATE=1 pytest tests/test_formal.py`).
 - Without FORMAL defined, the `--formal` output is `sysr lower`'s design, for every design here.
-- The cross-check (`bench.crosscheck`): every task reference, example and accepted test design is
+- The cross-check (`bench.checker.crosscheck`): every task reference, example and accepted test design is
   proven by yosys-smtbmc (BMC from reset and k-induction to the checker's depths), every seeded bug
   and every test design rejected by the proofs is refuted by it in the same cycle (or, for V001,
   has unsatisfiable assumptions in the same cycle; for V007, fails k-induction at the same k).
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.crosscheck import cross_check
-from bench.smtbmc import formal_flow
+from bench.checker.crosscheck import cross_check
+from bench.checker.smtbmc import formal_flow
 from sysr.lower import lower_text
 
 ROOT = Path(__file__).parent.parent

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.mutate_sysr import mutants
-from bench.score import Limits, Scorer
-from bench.tasks import load_tasks
-from bench.tools import find_tool
+from bench.mutation.mutate_sysr import mutants
+from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import load_tasks
+from bench.judge.tools import find_tool
 from sysr.front.parse import parse
 from sysr.lower import lower_text
 

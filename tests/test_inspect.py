@@ -23,15 +23,15 @@ from fake_api import FakeServer, chat_completion
 from inspect_ai import Epochs, eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from bench.cli import main as bench_main
-from bench.conversation import system_prompt
-from bench.inspect_log import STORE_KEY, is_inspect_log, load_logs
-from bench.inspect_tasks import sysr_bench
-from bench.loop import Loop, Run, RunSpec
-from bench.models import approx_tokens
-from bench.models import get_model as bench_model
-from bench.score import Limits, Scorer
-from bench.tasks import ROOT, TaskError, load_tasks
+from bench.cli.main import main as bench_main
+from bench.loop.conversation import system_prompt
+from bench.report.inspect_log import STORE_KEY, is_inspect_log, load_logs
+from bench.inspect_eval.task import sysr_bench
+from bench.loop.runs import Loop, Run, RunSpec
+from bench.loop.models import approx_tokens
+from bench.loop.models import get_model as bench_model
+from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import ROOT, TaskError, load_tasks
 
 pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")
 
@@ -229,7 +229,7 @@ def test_a_model_error_leaves_the_sample_unfinished_with_its_attempts(tmp_path, 
 
 
 def test_inspect_eval_command_line_against_an_openai_compatible_server(tmp_path, suite, capsys) -> None:
-    """The README's command, `inspect eval bench/inspect_tasks.py@sysr_bench -T ... --epochs 2`, with a
+    """The README's command, `inspect eval bench/inspect_eval/task.py@sysr_bench -T ... --epochs 2`, with a
     fake OpenAI-compatible server (real HTTP): exact token counts from the server's usage, cache
     reads included; a relative suite taken from where the command was started; a JSON log."""
     shutil.copytree(suite, tmp_path / "mine")
@@ -242,7 +242,7 @@ def test_inspect_eval_command_line_against_an_openai_compatible_server(tmp_path,
     with FakeServer(respond) as srv:
         env = {**os.environ, "FAKE_API_KEY": "none", "FAKE_BASE_URL": f"{srv.url}/v1", "PWD": str(tmp_path)}
         done = subprocess.run(
-            [str(Path(sys.executable).parent / "inspect"), "eval", f"{ROOT}/bench/inspect_tasks.py@sysr_bench",
+            [str(Path(sys.executable).parent / "inspect"), "eval", f"{ROOT}/bench/inspect_eval/task.py@sysr_bench",
              "-T", "lang=verilog", "-T", "suite=mine", "-T", "tasks=toy", "-T", "budget=2",
              "--model", "openai-api/fake/tiny-coder", "--epochs", "2", "--epochs-reducer", "pass_at_1,pass_at_2",
              "--temperature", "0.5", "--seed", "7", "--log-dir", "logs", "--log-format", "json",

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.loop import Loop, LoopError, Run, RunSpec
-from bench.models import ModelError, get_model
-from bench.score import Limits, Scorer
-from bench.summary import counts, load_run, render
-from bench.tasks import load_tasks
+from bench.loop.runs import Loop, LoopError, Run, RunSpec
+from bench.loop.models import ModelError, get_model
+from bench.judge.score import Limits, Scorer
+from bench.report.summary import counts, load_run, render
+from bench.judge.tasks import load_tasks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 GOOD_V = (FIXTURE / "ref.v").read_text()

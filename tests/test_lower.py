@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.tools import find_tool
+from bench.judge.tools import find_tool
 from sysr.front.syntax import RESET_KINDS
 from sysr.lower import VERILOG_KEYWORDS, lower_text
 from sysr.pipeline import analyze

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.run import run_bounded
-from bench.tools import find_tool
+from bench.judge.run import run_bounded
+from bench.judge.tools import find_tool
 from sysr.lower import VERILOG_KEYWORDS, lower_text
 
 # Words Icarus 11 reserves beyond Verilog-2005's list (found by trying each word of its keyword

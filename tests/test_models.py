@@ -11,9 +11,9 @@ import socket
 import pytest
 from fake_api import FakeServer, anthropic_message, chat_completion, error
 
-from bench.models import Message, ModelError, get_model
-from bench.models.anthropic_backend import AnthropicModel
-from bench.models.openai_backend import OpenAIModel, is_local
+from bench.loop.models import Message, ModelError, get_model
+from bench.loop.models.anthropic_backend import AnthropicModel
+from bench.loop.models.openai_backend import OpenAIModel, is_local
 
 MSGS = [Message("user", "write it")]
 

@@ -1,4 +1,4 @@
-"""The mutators (bench/mutate_sysr.py, bench/mutate_verilog.py): each operator makes the change it
+"""The mutators (bench/mutation/mutate_sysr.py, bench/mutation/mutate_verilog.py): each operator makes the change it
 names, properties and ghost state are never mutated, static-check failures are discarded with
 their codes, and a seed fixes the mutants.
 """
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import mutate_sysr, mutate_verilog
-from bench.mutation import ordered
+from bench.mutation import mutate_sysr, mutate_verilog
+from bench.mutation.sites import ordered
 from sysr.front import syntax as S
 from sysr.front.parse import parse
 from sysr.front.printer import print_file, same_tree
@@ -144,7 +144,7 @@ def test_a_seed_fixes_the_mutants() -> None:
 
 
 def test_order_is_a_round_robin_over_operators() -> None:
-    from bench.mutation import Site
+    from bench.mutation.sites import Site
 
     sites = [Site(op, i, f"{op}{i}", lambda: "") for op in ("a", "b") for i in range(3)] + [Site("c", 0, "c0", lambda: "")]
     got = [s.operator for s in ordered(sites, 5)]
@@ -253,7 +253,7 @@ def test_verilog_comments_survive_and_the_stream_is_seeded() -> None:
 
 
 def test_verilog_tokens_and_outline() -> None:
-    from bench.vparse import outline, significant
+    from bench.verilog.parse import outline, significant
 
     toks = [(t.kind, t.text) for t in significant("always @(*) x <= a<=8'hF0 ? 4'b1010 : {2{b}};")]
     assert ("based", "8'hF0") in toks and ("based", "4'b1010") in toks

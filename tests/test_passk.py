@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bench.passk import mean_pass_at, pass_at_k
+from bench.report.passk import mean_pass_at, pass_at_k
 
 
 @pytest.mark.parametrize("n,c,k,want", [

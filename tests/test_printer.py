@@ -1,6 +1,6 @@
 """The sysr printer (sysr/front/printer.py): printed text re-parses to the same tree.
 
-Mutants are written with it (bench/mutate_sysr.py), so a printing slip would make a mutant
+Mutants are written with it (bench/mutation/mutate_sysr.py), so a printing slip would make a mutant
 mean something other than the mutation recorded for it.
 """
 

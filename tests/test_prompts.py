@@ -5,7 +5,7 @@
   benchmarks/prompt_ratio.py).
 - The sysr system prompt carries the compact reference (docs/model-reference.md, its notes for
   maintainers left out), not the full one; both system prompts say how a design is judged in
-  the same words; the Verilog one states the scorer's rules as bench.guard enforces them.
+  the same words; the Verilog one states the scorer's rules as bench.judge.guard enforces them.
 - A sysr repair message carries the full reference's explanation of each code the checker gave;
   a Verilog one carries the tools' messages only.
 """
@@ -17,13 +17,13 @@ import re
 
 import pytest
 
-from bench import guard
-from bench.conversation import (MODEL_REFERENCE, Settings, first_message, first_prompt_chars, next_feedback,
-                                repair_message, system_prompt, template)
-from bench.models import Message
-from bench.models.relay import RelayModel
-from bench.records import Attempt, StageResult
-from bench.tasks import ROOT, load_tasks
+from bench.judge import guard
+from bench.loop.conversation import MODEL_REFERENCE, Settings, first_message, first_prompt_chars, next_feedback, repair_message, system_prompt, template
+from bench.loop.models import Message
+from bench.loop.models.relay import RelayModel
+from bench.loop.records import Attempt
+from bench.judge.results import StageResult
+from bench.judge.tasks import ROOT, load_tasks
 
 BOUND = 3.0
 TASKS = load_tasks()

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.tools import find_tool
+from bench.judge.tools import find_tool
 from sysr import elab as E
 from sysr.evaluate import Evaluator
 from sysr.front import syntax as S

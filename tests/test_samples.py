@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from fake_api import FakeServer, chat_completion, error
 
-from bench.loop import Loop, LoopError, Run, RunSpec
-from bench.models import get_model
-from bench.records import Attempt, RunRecord, Sample, TaskRun
-from bench.score import Limits, Scorer
-from bench.summary import counts, load_run, render
-from bench.tasks import load_tasks
+from bench.loop.runs import Loop, LoopError, Run, RunSpec
+from bench.loop.models import get_model
+from bench.loop.records import Attempt, RunRecord, Sample, TaskRun
+from bench.judge.score import Limits, Scorer
+from bench.report.summary import counts, load_run, render
+from bench.judge.tasks import load_tasks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 GOOD = (FIXTURE / "ref.v").read_text()

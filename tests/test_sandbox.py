@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bench import sandbox
-from bench.run import DEFAULT_FILE_BYTES, DEFAULT_MEMORY_BYTES, OUTPUT_LIMIT, run_bounded
-from bench.session import Session
-from bench.tools import find_tool
+from bench.judge import sandbox
+from bench.judge.run import DEFAULT_FILE_BYTES, DEFAULT_MEMORY_BYTES, OUTPUT_LIMIT, run_bounded
+from bench.judge.session import Session
+from bench.judge.tools import find_tool
 
 SH = "/bin/sh"
 
@@ -131,8 +131,8 @@ def test_a_run_past_its_limit_ends_the_sandbox(tmp_path) -> None:
 
 def test_a_candidate_has_one_sandbox(tmp_path, monkeypatch) -> None:
     """One bwrap start for all of a candidate's tool runs (preprocess, Yosys, compile, simulation)."""
-    from bench.score import Scorer
-    from bench.tasks import load_tasks
+    from bench.judge.score import Scorer
+    from bench.judge.tasks import load_tasks
 
     starts, runs = [], []
     start, run = Session._start, Session.run

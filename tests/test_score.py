@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.guard import Judged
-from bench.score import Limits, Scorer
-from bench.tasks import load_tasks
+from bench.judge.guard import Judged
+from bench.judge.results import CandidateResult, StageResult
+from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import load_tasks
+from bench.report.scores import stage_list
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 HEADER = "module toy(input wire clk, input wire rst, input wire en, output reg [3:0] q);"
@@ -133,7 +135,7 @@ def test_missing_block_ram(scorer, tasks_dir) -> None:
 
 
 def test_missing_tool_is_a_tool_failure(scorer, toy, monkeypatch) -> None:
-    import bench.tools as tools
+    import bench.judge.tools as tools
 
     monkeypatch.setenv("IVERILOG", "/nonexistent/iverilog")
     tools.tool_version.cache_clear()
@@ -159,6 +161,43 @@ def test_cli_counts_and_exit_status(tasks_dir, tmp_path) -> None:
     assert out.returncode == 1 and json.loads(out.stdout)["results"][0]["result"] == "no-code"
     out = subprocess.run(argv[:-3] + ["--tasks", "nosuch"], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 2 and "unknown task" in out.stderr
+
+
+def test_the_table_and_json_name_the_stages_once(tasks_dir, tmp_path) -> None:
+    """`bench score` lists the stages once (the table's caption, `stages` in --json); each row
+    shows only the stage that decided its result."""
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    (cands / "toy.v").write_text(design("  always @* if (en) q = 4'd1;"))  # a latch
+    argv = [sys.executable, "-m", "bench.cli", "score", "--lang", "verilog", "--candidates", str(cands),
+            "--tasks", "toy"]
+    env = {"BENCH_TASKS_DIR": str(tasks_dir), "PATH": "/usr/bin:/bin", "BENCH_CACHE_DIR": str(tmp_path / "cache"),
+           "COLUMNS": "200"}
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 1, out.stderr
+    (row,) = [line for line in out.stdout.splitlines() if line.startswith("│ toy")]
+    assert [c.strip() for c in row.strip("│").split("│")][:3] == ["toy", "latch", "elaborate"]
+    assert "stages, in order: preprocess guard elaborate" in out.stdout  # the stages this design reached
+    assert out.stdout.count("preprocess") == 1
+    data = json.loads(subprocess.run(argv + ["--json"], capture_output=True, text=True, env=env, timeout=120).stdout)
+    assert [s["stage"] for s in data["stages"]] == ["preprocess", "guard", "elaborate"]
+    (r,) = data["results"]
+    assert (r["result"], r["stage"], r["cached"]) == ("latch", "elaborate", True) and "latch" in r["detail"]
+    assert "stages" not in r
+
+
+def test_the_stages_are_listed_in_the_order_they_run() -> None:
+    """A stage only some candidates reach (`resources`) is listed where it runs, not last."""
+    def result(task: str, names: str) -> CandidateResult:
+        return CandidateResult(task=task, lang="verilog", result="PASS", stages=[
+            StageResult(stage=n, tool="t", tool_version="1", ran=True, verdict="ok", duration_s=0.0)
+            for n in names.split()])
+
+    got = stage_list([result("a", "preprocess guard elaborate"),
+                      result("b", "preprocess guard syntax elaborate compile simulate"),
+                      result("c", "preprocess guard syntax elaborate resources compile simulate")])
+    assert [s.stage for s in got] == ["preprocess", "guard", "syntax", "elaborate", "resources", "compile",
+                                      "simulate"]
 
 
 FAKE_SYSR = {
@@ -200,7 +239,7 @@ def test_a_lowering_that_crashes_fails_the_candidate(toy, tmp_path) -> None:
 
 
 def test_a_macro_built_include_is_caught_by_the_preprocessors_file_list(toy, monkeypatch) -> None:
-    import bench.guard as guard
+    import bench.judge.guard as guard
 
     monkeypatch.setattr(guard, "raw_problem", lambda text: None)  # as if the raw check missed it
     once = '`ifndef ONCE\n`define ONCE\n`define J(f) `include f\n`J("candidate.v")\n`endif\n'
@@ -215,7 +254,7 @@ def test_a_tool_that_crashes_on_the_reference_too_is_a_tool_failure(toy, tmp_pat
     broken.write_text("#!/bin/sh\nsh -c 'kill -SEGV $$'\nexit $?\n")  # as process 1 it cannot kill itself
     broken.chmod(0o755)
     monkeypatch.setenv("YOSYS", str(broken))
-    import bench.tools as tools
+    import bench.judge.tools as tools
 
     tools.tool_version.cache_clear()
     try:

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.loop import Loop, Run, RunSpec
-from bench.models import get_model
-from bench.records import Attempt, Shadow, StageResult
-from bench.score import Limits, Scorer
-from bench.shadow import classify
-from bench.summary import counts, render
-from bench.tasks import load_tasks
+from bench.loop.runs import Loop, Run, RunSpec
+from bench.loop.models import get_model
+from bench.loop.records import Attempt
+from bench.judge.results import Shadow, StageResult
+from bench.judge.score import Limits, Scorer
+from bench.report.shadow import classify
+from bench.report.summary import counts, render
+from bench.judge.tasks import load_tasks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "toy"
 GOOD = (FIXTURE / "ref.sysr").read_text()

@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 
-from bench import simulate, verdicts
-from bench.dialect import SYSTEMVERILOG
-from bench.guard import judge
-from bench.score import Limits, Scorer
+from bench.judge import simulate, verdicts
+from bench.judge.dialect import SYSTEMVERILOG
+from bench.judge.guard import judge
+from bench.judge.score import Limits, Scorer
 from bench.suites import text as T
 from bench.suites.facts import Facts, Port, of_reference
 from bench.suites.importer import import_suite
 from bench.suites.problem import SuiteError
 from bench.suites.stub import port_kinds
-from bench.guard import Judged
-from bench.tasks import Verdict, load_task
+from bench.judge.guard import Judged
+from bench.judge.tasks import Verdict, load_task
 
 FIXTURES = Path(__file__).parent / "fixtures" / "suites"
 EXPECTED = FIXTURES / "expected"

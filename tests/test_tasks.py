@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.tasks import ROOT, load_tasks, task_names
-from bench.verilog import compare_ports, read_ports, simulate, sysr_ports
+from bench.judge.tasks import ROOT, load_tasks, task_names
+from bench.verilog.ports import compare_ports, sysr_ports
+from bench.judge.probe import read_ports, simulate
 from sysr.lower import lower_text
 from sysr.pipeline import Options, analyze, check
 

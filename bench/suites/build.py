@@ -1,6 +1,6 @@
 """One upstream problem into one task folder, validated by scoring its own reference.
 
-The folder, in this project's format (`bench.tasks`):
+The folder, in this project's format (`bench.judge.tasks`):
 
 - `ref.v`: the reference with `RefModule` renamed `TopModule`, preceded by the testbench's
   `` `define `` directives it uses (ChipBench's CPU-IP references take their macros from the
@@ -17,7 +17,7 @@ The folder, in this project's format (`bench.tasks`):
   naming the suite and its category, the origin with the upstream commit, and what validation
   found.
 
-Validation scores `ref.v` through `bench.score.Scorer` exactly as `bench score --suite` does; a
+Validation scores `ref.v` through `bench.judge.score.Scorer` exactly as `bench score --suite` does; a
 reference that does not pass makes the task `invalid` with the reason (its result and what the
 tool said), and nothing is dropped. When the reference itself reaches the testbench's own
 `TIMEOUT` with no mismatch (a stimulus longer than the testbench's time limit), the task is
@@ -31,11 +31,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..records import CandidateResult
-from ..score import Scorer
-from ..tasks import Origin, Task, Verdict, load_task
-from .. import verdicts
-from ..verilog import PortInfo, compare_ports
+from ..judge.results import CandidateResult
+from ..judge.score import Scorer
+from ..judge.tasks import Origin, Task, Verdict, load_task
+from ..judge import verdicts
+from ..verilog.ports import PortInfo, compare_ports
 from . import facts as F
 from . import stub as S
 from . import text as T

@@ -20,10 +20,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..run import DEFAULT_MEMORY_BYTES, RunResult
-from ..session import Session
-from ..tools import find_tool
-from ..detail import short, yosys_errors
+from ..judge.run import DEFAULT_MEMORY_BYTES, RunResult
+from ..judge.session import Session
+from ..judge.tools import find_tool
+from ..judge.detail import short, yosys_errors
 
 TOP = "TopModule"
 YOSYS_S = 120.0

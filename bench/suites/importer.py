@@ -21,8 +21,8 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from ..score import Scorer
-from ..tasks import Task
+from ..judge.score import Scorer
+from ..judge.tasks import Task
 from . import chipbench, verilogeval
 from .build import Built, validate, write_task
 from .problem import SuiteError

@@ -28,7 +28,7 @@ from sysr.front.syntax import written
 from sysr.lower import VERILOG_KEYWORDS, lower_text
 from sysr.pipeline import analyze
 
-from ..verilog import PortInfo, compare_ports, sysr_ports
+from ..verilog.ports import PortInfo, compare_ports, sysr_ports
 from .facts import Facts, Port
 
 MAX_WIDTH = 256

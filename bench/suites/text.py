@@ -1,6 +1,6 @@
 """Token-level edits of upstream Verilog for the importers: module names, renaming, macros.
 
-Everything here reads the text with the guard's tokenizer (`bench.vlex`), so comments and
+Everything here reads the text with the guard's tokenizer (`bench.verilog.lex`), so comments and
 strings are never touched and an identifier is only ever a whole token:
 
 - `module_names`: the modules a file defines, in order;
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..vlex import tokens
+from ..verilog.lex import tokens
 
 # Compiler directives, which are not macros (IEEE 1800 section 22 and Icarus's own).
 DIRECTIVES = frozenset("""
