@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.smtbmc import formal_flow  # noqa: E402
+from bench.checker.smtbmc import formal_flow  # noqa: E402
 from sysr.lower import lower_text  # noqa: E402
 
 TARGETS = {8: 2.0, 16: 60.0}
