@@ -32,7 +32,7 @@ tools:
 # Save the parser's LALR tables beside the package so no start-up rebuilds them (see
 # sysr/front/tables.py); a no-op when the saved tables match the grammar.
 tables: $(STAMP)
-	@$(VPY) -P -m sysr.front.tables --quiet
+	@$(VPY) -P -m sysr.front.parse --quiet
 
 demo: setup
 	@$(DEMO_CMD)

@@ -22,7 +22,7 @@ within the benchmark's budget (2 GiB of address space, 180 s):
 - `MAX_QUANT_INSTANCES` and `MAX_DESIGN_SIZE` bound what elaboration builds: quantifier bodies
   over all expansions together (nested quantifiers multiply), and operations after fns are
   inlined, `for` loops unrolled and quantifiers expanded (z3 gets one copy per cycle checked);
-  a hierarchy flattened for simulation (`sysr.hier`) shares one budget over all its instances;
+  a hierarchy flattened for simulation (`sysr.elab.flat`) shares one budget over all its instances;
 - `MAX_INSTANCES` and `MAX_HIERARCHY_DEPTH` bound the instances of a file and how deeply modules
   nest through them (each module is proven on its own, with its children's contracts, so the
   proofs grow with the modules, not with the flattened hierarchy);
@@ -41,21 +41,17 @@ The output is bounded too, so that a report always fits the benchmark's 256 KiB 
 and stays valid JSON: at most `MAX_DIAGNOSTICS` diagnostics are shown (the rest are counted
 as omitted), messages, source excerpts, traces and the report's text are cut to the sizes
 below, and `sysr check --json` prints at most `MAX_JSON_BYTES`.
+
+This module holds the numbers and runs the pipeline on a deep stack (`run_deep`); the L
+diagnostics of a design past a limit, and the budgets that count toward one, are
+`sysr.overrun`'s.
 """
 
 from __future__ import annotations
 
-import gc
 import resource
 import sys
 import threading
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from .front.syntax import Span
-
-if TYPE_CHECKING:
-    from .diagnostics import Diagnostic
 
 # ---- input -----------------------------------------------------------------------------
 MAX_FILE_BYTES = 1 << 20  # L001; the largest real design is 6.6 KB
@@ -87,63 +83,6 @@ MAX_SUGGEST_WORK = 200_000  # names compared for "did you mean" in one check (th
 # ---- running ---------------------------------------------------------------------------
 STACK_BYTES = 256 << 20  # the stack of the thread the pipeline runs on
 RECURSION_LIMIT = 40_000  # Python frames on that thread
-
-
-class LimitExceeded(Exception):
-    """A design past one of the limits: carries the L diagnostic that reports it."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
-
-
-def error(code: str, message: str, span: Span, *notes: str) -> Diagnostic:
-    from .diagnostics import error as make  # (sysr.diagnostics reads the output bounds above)
-    return make(code, message, span, *notes)
-
-
-def exceeded(code: str, message: str, span: Span, *notes: str) -> LimitExceeded:
-    return LimitExceeded(error(code, message, span, *notes))
-
-
-SIMPLIFY = ("simplify the design: fewer or narrower signals, smaller memories, fewer nested "
-            "quantifiers, shorter unrolled `for` loops and fns inlined fewer times")
-
-
-@dataclass
-class Budget:
-    """A count that may not pass a limit: elaborated operations, quantifier instances."""
-
-    limit: int
-    code: str
-    what: str  # "the design elaborates to more than {limit} operations ..."
-    advice: str
-    used: int = 0
-
-    def spend(self, n: int, span: Span) -> None:
-        self.ensure(n, span)
-        self.used += n
-
-    def ensure(self, n: int, span: Span) -> None:
-        """Raise now if spending `n` more would pass the limit."""
-        if self.used + n > self.limit:
-            raise exceeded(self.code, self.what.format(limit=self.limit), span, self.advice)
-
-
-def design_size_budget() -> Budget:
-    return Budget(MAX_DESIGN_SIZE, "L007",
-                  "the design is too large: it elaborates to more than {limit} operations once fns are "
-                  "inlined, `for` loops unrolled and quantifiers expanded",
-                  "the limit keeps every proof within the checker's memory and time; " + SIMPLIFY)
-
-
-def quant_budget() -> Budget:
-    return Budget(MAX_QUANT_INSTANCES, "L005",
-                  "the quantifiers expand too far: more than {limit} instances of their bodies in all "
-                  "(each one is expanded over every value of its variable, and nested ones multiply)",
-                  "quantify over narrower variables (a `u4` has 16 values, a `u8` 256), nest fewer "
-                  "quantifiers, or state the property for one symbolic index: "
-                  "`requires i < N;` with an input `i` instead of `forall i`")
 
 
 # ---- running the pipeline --------------------------------------------------------------
@@ -205,27 +144,6 @@ def run_deep(fn, *args):
     return box["value"]
 
 
-def contained(stage: str, span: Span, fn, *args):
-    """(fn(*args), None), or (None, the L diagnostic) when it passed a limit, ran out of memory
-    or recursed too deeply. `stage` says what was running ("parsing", "proving ...")."""
-    try:
-        return fn(*args), None
-    except LimitExceeded as e:
-        return None, e.diagnostic
-    except RecursionError:
-        return None, too_deep(span)
-    except MemoryError:
-        pass  # leave the handler first: its traceback holds what filled the memory
-    gc.collect()
-    return None, out_of_memory(stage, span)
-
-
-def too_deep(span: Span) -> Diagnostic:
-    return error("L003", "the design nests too deeply for the checker (expressions, statements, and fn "
-                         "bodies inlined into each other)", span,
-                 "split deep expressions with `let` or wires, and call fns inside fns less deeply")
-
-
 def memory_limit_bytes() -> int | None:
     """The address-space limit this process runs under, or None when there is none."""
     try:
@@ -233,23 +151,3 @@ def memory_limit_bytes() -> int | None:
     except (ValueError, OSError):
         return None
     return None if soft == resource.RLIM_INFINITY else soft
-
-
-def out_of_memory(stage: str, span: Span) -> Diagnostic:
-    limit = memory_limit_bytes()
-    within = f" (this process may use {limit / 2**20:.0f} MiB)" if limit else ""
-    return error("L008", f"the checker ran out of memory while {stage}{within}", span, SIMPLIFY,
-                 "a lower --depth also makes the proofs smaller")
-
-
-def too_many_signals(tree) -> Diagnostic | None:
-    """L006 when a module declares more than `MAX_SIGNALS` ports, registers and wires."""
-    from .front import syntax as S
-    for m in tree.items:
-        if isinstance(m, S.Module):
-            n = len(m.ports) + sum(isinstance(i, (S.RegDecl, S.WireDecl)) for i in m.items)
-            if n > MAX_SIGNALS:
-                return error("L006", f"`{m.name}` declares {n:,} signals (ports, registers, memories and wires); "
-                                     f"the checker takes at most {MAX_SIGNALS:,}", m.name_span,
-                             "pack related bits into wider signals or a memory (`reg m: u8[N];`)")
-    return None

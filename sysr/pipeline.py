@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from . import limits
+from . import limits, overrun
 from .diagnostics import Diagnostic, Severity, sort_key
 from .front.check import check_names_types
 from .front.parse import parse
@@ -62,17 +62,17 @@ def _analyze(text: str, top: str | None = None) -> Outcome:
     if problem is not None:
         return Outcome(None, [problem], timing)
     t0 = time.perf_counter()
-    parsed, limit = limits.contained("parsing the design", _START, parse, text)
+    parsed, limit = overrun.contained("parsing the design", _START, parse, text)
     timing["parse_s"] = time.perf_counter() - t0
     if limit is None:
-        limit = limits.too_many_signals(parsed[0]) if parsed[0] is not None else None
+        limit = overrun.too_many_signals(parsed[0]) if parsed[0] is not None else None
     if limit is not None:
         return Outcome(None, [limit], timing)
     tree, diags = parsed
     if tree is None:
         return Outcome(None, diags, timing)
     t1 = time.perf_counter()
-    checked, limit = limits.contained("checking the design", _START, _static, tree, top)
+    checked, limit = overrun.contained("checking the design", _START, _static, tree, top)
     timing["static_s"] = time.perf_counter() - t1
     if limit is not None:
         return Outcome(None, [limit], timing)
@@ -116,7 +116,7 @@ def _check(text: str, options: Options) -> Outcome:
         return outcome
     from .smt.hier import verify_hierarchy
     t0 = time.perf_counter()
-    proved, limit = limits.contained("proving the properties", outcome.design.module.name_span,
+    proved, limit = overrun.contained("proving the properties", outcome.design.module.name_span,
                                      _verify, verify_hierarchy, outcome.hierarchy, options, text)
     outcome.timing["verify_s"] = time.perf_counter() - t0
     if limit is not None:

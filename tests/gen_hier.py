@@ -16,9 +16,9 @@ that facts cross the instance boundary: a combinational `k = e;` with `ensures k
 child with a clock a registered `q <= e;` with `ensures q == prev(e);` (`e` over the child's
 inputs): the parent's proofs assume them about `u.k` and `u.q`, with the bindings for the inputs.
 
-The semantics of the whole hierarchy is the evaluator's flat system (`sysr.hier.flat`), which
+The semantics of the whole hierarchy is the evaluator's flat system (`sysr.elab.flat`), which
 the differential tests compare with Icarus on the lowered hierarchy and with z3, and with the
-top's system for its proofs (`sysr.hier.contract`).
+top's system for its proofs (`sysr.elab.contract`).
 """
 
 from __future__ import annotations

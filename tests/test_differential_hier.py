@@ -4,14 +4,14 @@ proofs use, where each instance is its contract.
 
 The designs come from tests/gen_hier.py (a top with instances of generated children, each with
 outputs whose contract holds by construction). The evaluator runs the flattened hierarchy
-(`sysr.hier.flat`: every instance's logic inlined under its name), the reference:
+(`sysr.elab.flat`: every instance's logic inlined under its name), the reference:
 
 - Icarus runs `sysr lower`'s modules, one per sysr module, the instances as instances, through
   the harness of tests/test_differential.py: every output, and every wire, register and memory
   the lowering kept by name, in the top and inside the instances through hierarchical names
   (`u0.u1.g2.r9`), and the wires of instance outputs in their parents, compared each cycle;
 - z3 gets the flattened system's encoding, cycle by cycle and unrolled;
-- the top's system for its proofs (`sysr.hier.contract`: each instance's outputs free, its
+- the top's system for its proofs (`sysr.elab.contract`: each instance's outputs free, its
   contract assumed, its requirements owed) is run on the real run's values: with the parent's
   state and inputs and each instance's outputs as the real child gave them, the parent's comb
   values, properties and next state must be the real ones, every contract assumption (the

@@ -178,7 +178,7 @@ def test_static_stages_do_not_import_the_prover(argv, tmp_path):
 
 
 def test_setup_step_saves_the_tables_beside_the_package(tmp_path):
-    out = subprocess.run([sys.executable, "-P", "-m", "sysr.front.tables"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-P", "-m", "sysr.front.parse"], capture_output=True, text=True,
                          timeout=120, cwd=tmp_path, env={**os.environ, "HOME": str(tmp_path)})
     assert out.returncode == 0 and out.stderr == ""
     path = Path(out.stdout.removeprefix("sysr: parser tables cached in ").strip())

@@ -34,7 +34,7 @@ domain `<domain>_memw` whose clock is the domain's (the same `$memwr` on the sam
 Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
 asynchronous (or none), as its registers are `reset_less`.
 
-A design with instances is built flattened (`sysr.hier.flat`, what the evaluator runs): one
+A design with instances is built flattened (`sysr.elab.flat`, what the evaluator runs): one
 component with every instance's logic inside, its registers and wires under the instance's
 name (`registers["u.count"]`, `wires["u.y"]`).
 

@@ -1,6 +1,6 @@
 """Syntax tree back to sysr text: `print_file(parse(text))` re-parses to an equal tree.
 
-Used to write mutants of a design (`bench.mutate_sysr`) and anything else that edits a tree and
+Used to write mutants of a design (`bench.mutation.mutate_sysr`) and anything else that edits a tree and
 needs the source back. The layout is fixed (two-space indents, one statement or item a line,
 spaces around binary operators); parentheses are added only where the grammar's precedence
 needs them (`sysr.front.grammar.lark`), so a printed design reads like a written one. Comments

@@ -436,3 +436,32 @@ Item = Union[ConstDecl, EnumDecl, FnDecl, Module]
 class SourceFile:
     items: tuple[Item, ...]
     span: Span = field(default_factory=Span.unknown)
+
+
+def mentions_prev(e) -> bool:
+    """Whether `prev` is called anywhere under the node `e`."""
+    if isinstance(e, Call) and e.func == "prev":
+        return True
+    for name in getattr(e, "__dataclass_fields__", {}):
+        v = getattr(e, name)
+        if isinstance(v, tuple):
+            if any(mentions_prev(x) for x in v if hasattr(x, "__dataclass_fields__")):
+                return True
+        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (Span, TypeRef)):
+            if mentions_prev(v):
+                return True
+    return False
+
+
+def source_snippet(lines: list[str], span: Span) -> str:
+    """The source text under a span, on one line (whitespace runs folded)."""
+    if not (1 <= span.line <= span.end_line <= len(lines)):
+        return ""
+    if span.line == span.end_line:
+        text = lines[span.line - 1][span.column - 1: span.end_column - 1]
+    else:
+        parts = [lines[span.line - 1][span.column - 1:]]
+        parts += lines[span.line: span.end_line - 1]
+        parts.append(lines[span.end_line - 1][: span.end_column - 1])
+        text = " ".join(parts)
+    return " ".join(text.split())

@@ -16,7 +16,8 @@ the first readable cache file, else builds it and saves it for the next start.
   corrupt, from another lark) is ignored and replaced; a folder that cannot be written is
   skipped. The cache never makes a check fail.
 
-`python -m sysr.front.tables [--quiet]` writes the cache (what `make setup` runs) and says where.
+`python -m sysr.front.parse [--quiet]` writes the cache of sysr's parser (what `make setup`
+runs) and says where.
 `SYSR_PARSER_CACHE=off` builds the parser every time (to measure what the cache saves).
 """
 
@@ -153,28 +154,3 @@ def _unlink(p: Path) -> None:
         p.unlink()
     except OSError:
         pass
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Write the parser cache now (at set-up), and say where it is."""
-    quiet = "--quiet" in (sys.argv[1:] if argv is None else argv)
-    from . import parse
-    parts = parse.cache_key_parts()
-    if parts is None:
-        print("sysr: the parser's source cannot be read, so its tables are not cached", file=sys.stderr)
-        return 0
-    parse._parser()
-    key = cache_key(*parts)
-    for d in default_dirs():
-        path = d / cache_name(key)
-        if read_cache(path, key) is not None:
-            if not quiet:
-                print(f"sysr: parser tables cached in {path}")
-            return 0
-    print("sysr: could not write the parser tables cache (read-only folders); the parser will be built "
-          "on every start", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -24,10 +24,9 @@ from . import syntax as S
 def never_checked(d: Design) -> list[Diagnostic]:
     if d.reset is None:
         return []
-    from ..elab import mentions_prev  # (elab imports the front end)
     out = []
     for spec in d.specs():
-        if not mentions_prev(spec.expr):
+        if not S.mentions_prev(spec.expr):
             continue
         for cond in _conditions(spec.expr):
             culprit = next((c for c in _conjuncts(cond) if _Known(d).value(c, under_prev=False) == 0), None)

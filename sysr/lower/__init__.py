@@ -14,7 +14,7 @@ lowers to the top module and every module it instantiates (`lower_hierarchy`,
 
 from __future__ import annotations
 
-from .. import limits
+from .. import limits, overrun
 from ..diagnostics import Diagnostic
 from ..elab import elaborate
 from ..pipeline import analyze
@@ -42,14 +42,14 @@ def _lower_text(text: str, filename: str, formal: bool, top: str | None) -> tupl
     h = outcome.hierarchy
     limit = None
     for d in h.reachable():  # each module on its own: the Verilog keeps the hierarchy
-        _, limit = limits.contained("elaborating the design", d.module.name_span, elaborate, d, "shallow")
+        _, limit = overrun.contained("elaborating the design", d.module.name_span, elaborate, d, "shallow")
         if limit is not None:
             break
     if limit is None:
         if formal:
-            code, limit = limits.contained("lowering the design", span, lower_formal_hierarchy, h, filename, text)
+            code, limit = overrun.contained("lowering the design", span, lower_formal_hierarchy, h, filename, text)
         else:
-            code, limit = limits.contained("lowering the design", span, lower_hierarchy, h, filename)
+            code, limit = overrun.contained("lowering the design", span, lower_hierarchy, h, filename)
     if limit is not None:
         return None, outcome.diagnostics + [limit]
     return code, outcome.diagnostics

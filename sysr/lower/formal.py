@@ -24,7 +24,7 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
   z3) is neither assumed nor asserted: it holds in Yosys' model by itself.
 
 An asynchronous reset stays as `sysr lower` writes it (`always @(posedge clk or posedge arst)`);
-Yosys' `async2sync` pass gives it sysr's cycle model in the formal flow (`bench.smtbmc`).
+Yosys' `async2sync` pass gives it sysr's cycle model in the formal flow (`bench.checker.smtbmc`).
 
 A file with several modules (`lower_formal_hierarchy`) keeps the hierarchy, each module with
 its own section; only the top's `requires` (and enum inputs) are assumed. Every other module's

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import elab as E
-from .. import limits
+from .. import overrun
 from ..diagnostics import Related, span_json
 from ..evaluate import Evaluator
 from ..front import syntax as S
@@ -147,7 +147,7 @@ class InstanceProver(Prover):
         size limit: the module's own proof needed no flattening, so its verdict stands)."""
         try:
             flat, ev = self.flat()
-        except limits.LimitExceeded as e:
+        except overrun.LimitExceeded as e:
             return [f"the outputs of the instances in this trace are values their modules' `ensures` allow, "
                     f"chosen by the checker like inputs; the real hierarchy is too large to run on these "
                     f"inputs ({e.diagnostic.message}), so whether it fails the same way is not known"], None, None

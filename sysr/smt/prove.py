@@ -28,21 +28,21 @@ times: what they cut off is V003.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import z3
 
 from .. import elab as E
-from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
-from ..evaluate import ArrayValue, Evaluator
-from ..front import syntax as S
-from ..front.syntax import Span
+from ..diagnostics import Diagnostic, error
+from ..evaluate import Evaluator
 from ..model import Design
-from ..types import Ty, to_signed
-from .cone import state_cone
-from .encode import bv
-from .unroll import Unrolling, make_solver, solve_alone
 from .bounded import proofs
+from .cone import state_cone
+from .induction import Induction
+from .traces import Reporting
+from .unroll import Unrolling, make_solver, solve_alone
+from .verdicts import Goal, Verdict, VerifierBug
+
+__all__ = ["Goal", "Prover", "QUICK_S", "QUICK_WORK", "Verdict", "VerifierBug", "Unrolling", "verify"]
 
 
 # A query that only saves time when it succeeds (`settle`, and the induction query over several
@@ -55,61 +55,10 @@ QUICK_WORK = 3_000_000
 QUICK_S = 2.0
 
 
-class VerifierBug(Exception):
-    """The verifier contradicted itself (e.g. a trace that does not replay): a bug in sysr."""
+class Prover(Reporting, Induction):
+    """The proofs of one module's properties: the bounded checks from reset are here, the
+    induction in `sysr.smt.induction`, the traces and diagnostics in `sysr.smt.traces`."""
 
-
-@dataclass
-class Verdict:
-    prop: E.Prop
-    status: str = "proven"  # proven, refuted, not-inductive, unknown
-    depth: int = 0
-    time_s: float = 0.0
-    trace: Trace | None = None
-    diag: Diagnostic | None = None
-
-
-class Goal:
-    """Whether any of `props` (pairs of a verdict and its term at the goal cycle) fails there.
-
-    The contract of that cycle (the instances' contracts and the known facts) is assumed for
-    every property but an instance's requirement: an instance ensures what it ensures in a cycle
-    only if its requirements held in that cycle, so proving one of them with it would be circular
-    (docs/reference.md, "Hierarchy"). The early contracts, which hold whatever the cycle's inputs,
-    are among the assumptions for all (`Prover.full_cycle`). The negations are made here, before
-    the unrolling the query needs, so that a query without instances is built term for term as
-    it always was (z3's search depends on the order terms are made in); `wrap` puts even one
-    negation in an `Or`, as the queries over several properties do."""
-
-    def __init__(self, props: list, wrap: bool = True) -> None:
-        self.verdicts = [v for v, _ in props]  # (the terms are not kept: z3 reuses the numbers of
-        self.wrap = wrap                        # freed terms, and its search follows them)
-        plain = [z3.Not(term) for v, term in props if v.prop.kind != "instance"]
-        self.owed = [z3.Not(term) for v, term in props if v.prop.kind == "instance"]
-        self.any_plain = self._any(plain) if plain else None
-
-    def _any(self, negations: list):
-        return negations[0] if len(negations) == 1 and not self.wrap else z3.Or(negations)
-
-    def query(self, contract: list) -> tuple[list, object]:
-        """(terms to assume, goal)."""
-        if not self.owed:
-            return list(contract), self.any_plain
-        owed = list(self.owed)
-        if self.any_plain is not None:
-            owed.append(z3.And(list(contract) + [self.any_plain]))
-        return [], self._any(owed)
-
-    def failed(self, model, contract: list, term_of) -> list:
-        """The verdicts whose property the model breaks (for one that may use the contract, in a
-        run where the contract holds). `term_of(verdict)` makes the property's term again (as the
-        checker always has, so that later queries see the same terms made in the same order)."""
-        holds = all(z3.is_true(model.eval(c, model_completion=True)) for c in contract)
-        return [v for v in self.verdicts if z3.is_false(model.eval(term_of(v), model_completion=True))
-                and (holds or v.prop.kind == "instance")]
-
-
-class Prover:
     def __init__(self, design: Design, options, source: str, system: E.System | None = None) -> None:
         self.d = design
         self.opts = options
@@ -128,98 +77,6 @@ class Prover:
                 p.text = "the identities of `/` and `%`"
             elif not p.text:
                 p.text = self.snippet(p.text_span or p.span)
-
-    def snippet(self, span: Span) -> str:
-        return E.source_snippet(self.lines, span)
-
-    # ---- formatting ----------------------------------------------------------------------
-    def fmt(self, value, ty: Ty | None) -> str:
-        if isinstance(value, ArrayValue):
-            return "[" + ",".join(self.fmt(x, ty) for x in value.snapshot()) + "]"
-        if value is None:
-            return "-"
-        if ty is None:
-            return str(value)
-        if ty.kind == "enum":
-            return self.d.enums[ty.enum].name_of(value) or f"?{value}"
-        if ty.width > 16:
-            return f"0x{value:x}"
-        if ty.signed:
-            return str(to_signed(value, ty.width))
-        return str(value)
-
-    def columns(self) -> list[tuple[str, str, Ty, str]]:
-        """(label, source, type, kind): ports, then registers, then ghost state."""
-        cols = []
-        for s in self.d.signals.values():
-            if s.kind == "clock":
-                continue
-            if s.is_input:
-                cols.append((s.name, "in", s.ty, "in"))
-            elif s.kind == "out":
-                cols.append((s.name, "comb", s.ty, "out"))
-            elif s.kind == "out_reg":
-                cols.append((s.name, "state", s.ty, "out"))
-        for s in self.d.signals.values():
-            if s.is_state and not s.is_port and not s.ghost and (s.size is None or s.size <= 8):
-                cols.append((s.name, "state", s.ty, "reg"))
-        for s in self.d.signals.values():
-            if s.ghost and (s.is_state and (s.size is None or s.size <= 8)):
-                cols.append((s.name, "state", s.ty, "ghost"))
-            elif s.ghost and s.is_comb:
-                cols.append((s.name, "comb", s.ty, "ghost"))
-        return cols
-
-    def make_trace(self, title: str, cycles, failing: int, cols=None) -> Trace:
-        cols = self.columns() if cols is None else cols
-        rows, raw = [], []
-        for cyc in cycles:
-            row, rrow = [], []
-            for name, src, ty, _ in cols:
-                if src == "in":
-                    v = cyc.inputs[name]
-                elif src == "comb":
-                    v = cyc.values.get(name)
-                else:
-                    v = cyc.shown[name]
-                row.append(self.fmt(v, ty))
-                rrow.append(v if isinstance(v, int) else None)
-            rows.append(tuple(row))
-            raw.append(tuple(rrow))
-        return Trace(title, tuple(c[0] for c in cols), tuple(rows), failing,
-                     tuple(c[3] for c in cols), tuple(raw), tuple(c[2].width for c in cols))
-
-    # ---- models -> concrete runs ---------------------------------------------------------
-    def inputs_from(self, model, un: Unrolling, t: int) -> dict[str, int]:
-        return {n: model.eval(un.cycle(t).vars[n], model_completion=True).as_long()
-                for n, _ in self.sys.inputs}
-
-    def state_from(self, model, un: Unrolling, free_all: bool) -> dict[str, object]:
-        v0 = un.cycle(0).vars
-
-        def memory(name, i):
-            if isinstance(v0[name], tuple):
-                return model.eval(v0[name][i], model_completion=True).as_long()
-            idx = bv(i, v0[name].domain().size(), v0[name].ctx)
-            return model.eval(z3.Select(v0[name], idx), model_completion=True).as_long()
-
-        def free(name):
-            return model.eval(v0[name], model_completion=True).as_long()
-
-        if not free_all:
-            return self.ev.initial_state(memory, free)
-        state: dict[str, object] = {}
-        for sv in self.sys.state:
-            if sv.size is not None:
-                state[sv.name] = ArrayValue(sv.size, {}, lambda i, nm=sv.name: memory(nm, i))
-            else:
-                state[sv.name] = free(sv.name)
-        return state
-
-    def replay(self, model, un: Unrolling, t: int, free_all: bool):
-        state = self.state_from(model, un, free_all)
-        inputs = [self.inputs_from(model, un, c) for c in range(t + 1)]
-        return self.ev.run(inputs, state)
 
     # ---- the queries ---------------------------------------------------------------------
     def run(self) -> tuple[list[Diagnostic], list[dict]]:
@@ -399,204 +256,6 @@ class Prover:
             else:
                 keep.append(k)
         return keep
-
-    def vacuous(self, core, lits, t: int) -> None:
-        names = {str(l): j for j, l in enumerate(lits)}
-        clauses = sorted({names[str(c)] for c in core if str(c) in names})
-        reqs = [self.sys.requires[j] for j in clauses if self.sys.requires[j].kind != "lemma"]
-        reqs = reqs or [r for r in self.sys.requires if r.kind != "lemma"][:1]
-        when = "in the reset state" if t == 0 else f"in cycle {t}, on any path from reset"
-        first, rest = reqs[0], reqs[1:]
-        msg = (f"the requirements cannot all hold {when}: "
-               + ", ".join(f"`{r.text}`" for r in reqs))
-        self.diags.append(error(
-            "V001", msg, first.span,
-            "every property would hold vacuously; relax or remove one of these `requires`",
-            related=tuple(Related(r.span, "this requirement is part of the conflict") for r in rest)))
-
-    def give_up(self, v: Verdict, where: str, reason: str) -> None:
-        if v.status != "proven":
-            return
-        if reason in ("canceled", "timeout"):
-            reason = f"timed out after {self.opts.timeout:g} s"
-        v.status = "unknown"
-        v.diag = error("V003", f"not proven: the solver gave up on `{v.prop.text}` in the {where} ({reason})",
-                       v.prop.span, f"raise --timeout (now {self.opts.timeout:g} s), or split the property")
-        self.diags.append(v.diag)
-
-    def describe(self, p: E.Prop) -> str:
-        if p.kind == "index":
-            return f"the {p.text}"
-        if p.kind == "divisor":
-            return f"that the {p.text} is not zero"
-        if p.kind == "instance" and p.what == "enum":
-            return f"the requirement of `{S.written(p.module)}` that {p.text} (instance `{S.written(p.inst)}`)"
-        if p.kind == "instance":
-            return f"the requirement `{p.text}` of `{S.written(p.module)}` (instance `{S.written(p.inst)}`)"
-        return f"`{p.kind} {p.text}`"
-
-    def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
-        k = self.verdicts.index(v)
-        last = cycles[t]
-        late = [i for i, a in enumerate(self.sys.assumes) if a.what != "early"]
-        owed = v.prop.kind == "instance"  # (its cycle's late contract is not assumed: `Goal`)
-        if last.props[k] != 0 or not all(all(c.requires) for c in cycles) or not all(
-                all(x for i, x in enumerate(c.assumes) if not (owed and j == t and i in late))
-                for j, c in enumerate(cycles)):
-            raise VerifierBug(f"the counterexample for `{v.prop.text}` does not replay on the concrete "
-                              "semantics")
-        v.status = "refuted"
-        v.trace = self.make_trace(f"trace from reset (cycle 0 is the reset state; `>` marks cycle {t}, "
-                                  "where the property fails):", cycles, t)
-        notes = ["inputs in each row are chosen by the checker within the `requires`; registers show "
-                 "their value during the cycle"]
-        if v.prop.kind == "index":
-            msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
-        elif v.prop.kind == "divisor":
-            msg = f"the {v.prop.text} may be zero: see cycle {t} of this trace from reset"
-            d = self.snippet(v.prop.span)
-            d = d if d.isidentifier() else f"({d})"
-            notes.append(f"Verilog's `{v.prop.what}` gives x for a zero divisor: guard the division, "
-                         f"`if {d} != 0 then ... else ...`, or state with a `requires` why it cannot be zero")
-        else:
-            msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
-        if same_as is not None:
-            notes = [f"the trace is the one shown for {self.describe(same_as.prop)} "
-                     f"(line {same_as.prop.span.line})"]
-        v.diag = Diagnostic("V002", msg, v.prop.span, Severity.ERROR, tuple(notes), (),
-                            v.trace if same_as is None else None)
-        self.diags.append(v.diag)
-
-    def induction(self, k: int, settled: set[int]) -> dict[int, tuple]:
-        """k-induction over the properties not refuted, as lemmas of each other; a lemma that
-        fails is dropped until the rest prove each other (the `settled` ones hold in every
-        reachable state already: lemmas only). Returns the failures by id(verdict)."""
-        candidates = [v for v in self.verdicts if v.status == "proven"]
-        failed: dict[int, tuple] = {}
-        if not candidates:
-            return failed
-        un = self.free_unrolling()
-        base: list = []
-        for t in range(k + 1):
-            base += un.valid(t, state_too=True)
-            base += [un.prop(r, t) for r in self.sys.requires]
-            if t < k:
-                base += un.transition(t) + self.contract(un, t)
-        base += self.contract(un, k, early=True)
-        contract = self.contract(un, k, early=False)
-        lemma_terms = {id(v): [un.prop(v.prop, t) for t in range(k)] for v in candidates}
-        lemmas = list(candidates)
-        while True:
-            pending = [x for x in lemmas if id(x) not in settled]
-            if not pending:
-                break
-            assumed = [term for x in lemmas for term in lemma_terms[id(x)]]
-            query = Goal([(v, un.prop(v.prop, k)) for v in pending])  # all at once: usually one query
-            at_k, goal = query.query(contract)
-            t0 = time.perf_counter()
-            res, model, reason = self.decide(base + assumed + at_k, goal, quick=len(pending) > 1)
-            for v in pending:
-                v.time_s += (time.perf_counter() - t0) / len(pending)
-            if res == z3.unsat:
-                break
-            if res == z3.unknown and len(pending) > 1:
-                dropped = self.induction_each(pending, base + assumed, un, k, failed, contract)
-            elif res == z3.unknown:
-                self.give_up(pending[0], f"induction step (k={k})", reason)
-                dropped = pending
-            else:  # a counterexample to induction: drop every lemma it breaks, try the rest again
-                dropped = query.failed(model, contract, lambda v: un.prop(v.prop, k))
-                if not dropped:
-                    raise VerifierBug("a counterexample to induction violates no property")
-                for v in dropped:
-                    failed[id(v)] = (v, model, un)
-            if not dropped:
-                break
-            lemmas = [x for x in lemmas if x not in dropped]
-        return failed
-
-    def induction_each(self, pending: list[Verdict], terms: list, un: Unrolling, k: int,
-                       failed: dict[int, tuple], contract: list) -> list[Verdict]:
-        """After the query over all came back unknown: each property alone. Returns those that
-        fail (recorded in `failed`) or stay undecided (V003)."""
-        dropped = []
-        for v in pending:
-            t0 = time.perf_counter()
-            res, model, reason = self.decide_one(v, un, k, terms, contract)
-            v.time_s += time.perf_counter() - t0
-            if res == z3.sat:
-                failed[id(v)] = (v, model, un)
-            elif res == z3.unknown:
-                self.give_up(v, f"induction step (k={k})", reason)
-            if res != z3.unsat:
-                dropped.append(v)
-        return dropped
-
-    def free_unrolling(self) -> Unrolling:
-        """Cycles from an arbitrary state (induction and `settle`), built once."""
-        if getattr(self, "_free", None) is None:
-            self._free = Unrolling(self.sys, "i", z3.Context())
-        return self._free
-
-    def settle(self, k: int) -> set[int]:
-        """The ids of the properties not refuted in cycle 0 that hold in any state under the
-        requirements, or (when k > 1) in any state one cycle after any state: then, with cycle 0
-        checked from reset, they hold in every reachable state. Each query is quick (`QUICK_WORK`)."""
-        candidates = [v for v in self.verdicts if v.status == "proven"]
-        settled: set[int] = set()
-        un = self.free_unrolling()
-        for steps in (0, 1) if k > 1 and self.sys.state else (0,):
-            base: list = []
-            for t in range(steps + 1):
-                base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
-                if t < steps:
-                    base += un.transition(t) + self.contract(un, t)
-            base += self.contract(un, steps, early=True)
-            contract = self.contract(un, steps, early=False)
-            for v in candidates:
-                if id(v) in settled:
-                    continue
-                t0 = time.perf_counter()
-                if self.decide_one(v, un, steps, base, contract, quick=True)[0] == z3.unsat:
-                    settled.add(id(v))
-                v.time_s += time.perf_counter() - t0
-        return settled
-
-    def not_inductive(self, v: Verdict, model, un: Unrolling, k: int) -> None:
-        idx = self.verdicts.index(v)
-        cycles = self.replay(model, un, k, free_all=True)
-        if cycles[k].props[idx] != 0:
-            raise VerifierBug(f"the counterexample to induction for `{v.prop.text}` does not replay")
-        v.status = "not-inductive"
-        v.trace = self.make_trace(
-            f"counterexample to induction: cycle 0 is an ARBITRARY state that satisfies the properties "
-            f"(not necessarily reachable from reset); the properties hold in cycles 0..{k - 1}, and "
-            f"`>` marks cycle {k}, where this one fails:", cycles, k)
-        notes = [f"the property held in every cycle of the bounded check from reset (cycles 0 to "
-                 f"{v.depth - 1}): either it fails only later than that (raise --depth to look further), "
-                 "or it is true but the other properties are not strong enough to prove it",
-                 "if it is true, state an `invariant` that rules out the state in cycle 0 (for example, "
-                 "relate the registers to each other or to the ghost model), or raise --induction"]
-        refuted = [x for x in self.verdicts if x.status == "refuted"]
-        if refuted:
-            notes.append(f"{len(refuted)} other propert{'y' if len(refuted) == 1 else 'ies'} failed from reset "
-                         f"(V002) and could not serve as lemmas: fix {'it' if len(refuted) == 1 else 'them'} "
-                         "first, this one may then be proven")
-        notes = tuple(notes)
-        v.diag = Diagnostic("V007", f"{self.describe(v.prop)} is not inductive: "
-                                    f"a step from a state satisfying the properties breaks it",
-                            v.prop.span, Severity.ERROR, notes, (), v.trace)
-        self.diags.append(v.diag)
-
-    def json(self) -> list[dict]:
-        out = []
-        for v in self.verdicts:
-            item = {"kind": v.prop.kind, "text": v.prop.text, "span": span_json(v.prop.span),
-                    "status": v.status, "depth": v.depth, "time_s": round(v.time_s, 4)}
-            if v.trace is not None:
-                item["trace"] = v.trace.to_json()
-            out.append(item)
-        return out
 
 
 def verify(design: Design, options, source: str = "") -> tuple[list[Diagnostic], list[dict]]:

@@ -14,7 +14,7 @@ contains itself through its instances is A012.
 
 from __future__ import annotations
 
-from ... import limits
+from ... import limits, overrun
 from ...diagnostics import Related
 from ...model import Instance, Signal
 from ...types import BOOL, Ty
@@ -127,8 +127,8 @@ class Instances(CheckerBase):
         """L009 past `limits.MAX_INSTANCES` instances in the file."""
         self.instance_count = getattr(self, "instance_count", 0) + 1
         if self.instance_count > limits.MAX_INSTANCES:
-            raise limits.exceeded("L009", f"the file declares more than {limits.MAX_INSTANCES} instances",
-                                  item.name_span, "group repeated parts into fewer, larger modules")
+            raise overrun.exceeded("L009", f"the file declares more than {limits.MAX_INSTANCES} instances",
+                                   item.name_span, "group repeated parts into fewer, larger modules")
 
     # ---- instances: bindings -------------------------------------------------------------
     def inst_bindings(self, item: S.InstDecl) -> None:
@@ -268,9 +268,9 @@ class Instances(CheckerBase):
 
         for name, d in designs.items():
             if name not in looping and levels(name) > limits.MAX_HIERARCHY_DEPTH:
-                raise limits.exceeded("L010", f"instances nest more than {limits.MAX_HIERARCHY_DEPTH} modules "
-                                              f"deep under `{S.written(name)}`", d.module.name_span,
-                                      "flatten some levels: put small modules' logic into their parents")
+                raise overrun.exceeded("L010", f"instances nest more than {limits.MAX_HIERARCHY_DEPTH} modules "
+                                               f"deep under `{S.written(name)}`", d.module.name_span,
+                                       "flatten some levels: put small modules' logic into their parents")
 
     def choose_top(self, modules: list[S.Module], designs: dict, top: str | None) -> str | None:
         """The top module: `top` when given, else the one module no other module instantiates (P005

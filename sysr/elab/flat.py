@@ -17,28 +17,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import elab as E
-from .. import limits
+from .. import overrun
 from ..model import Design
 from .contract import enum_inputs, instance_span
+from .ir import Var, children, postorder
+from .module import Elaborator
+from .system import System, variant_registers
 
 
-def flatten(design: Design) -> E.System:
-    system = _flatten(design, "", limits.design_size_budget())
+def flatten(design: Design) -> System:
+    system = _flatten(design, "", overrun.design_size_budget())
     if design.instances:  # once, for the whole hierarchy (per level it would be quadratic)
         system.comb = evaluation_order(system.comb)
-        system.enum_state = E.variant_registers(system)
+        system.enum_state = variant_registers(system)
     return system
 
 
-def _flatten(d: Design, prefix: str, budget: limits.Budget) -> E.System:
+def _flatten(d: Design, prefix: str, budget: overrun.Budget) -> System:
     children = {name: _flatten(inst.child, f"{prefix}{name}.", budget) for name, inst in d.instances.items()}
-    el = E.Elaborator(d, prefix, budget)
+    el = Elaborator(d, prefix, budget)
     for name, inst in d.instances.items():
         for port, sig in inst.child.signals.items():  # registered outputs: as the child reads them
             if sig.kind == "out_reg":
                 el.inst_values[f"{name}.{port}"] = children[name].visible.get(
-                    f"{prefix}{name}.{port}", E.Var(f"{prefix}{name}.{port}", sig.ty))
+                    f"{prefix}{name}.{port}", Var(f"{prefix}{name}.{port}", sig.ty))
     system = el.system()
     for name, child in children.items():
         inst = d.instances[name]
@@ -65,11 +67,11 @@ def evaluation_order(comb: dict[str, object]) -> dict[str, object]:
     reads: dict[int, frozenset] = {}
 
     def names(root) -> frozenset:
-        for node in E.postorder(root, reads):
+        for node in postorder(root, reads):
             got = set()
-            if isinstance(node, E.Var) and node.name in comb:
+            if isinstance(node, Var) and node.name in comb:
                 got.add(node.name)
-            for k in E.children(node):
+            for k in children(node):
                 got |= reads[id(k)]
             reads[id(node)] = frozenset(got)
         return reads[id(root)]

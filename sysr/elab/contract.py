@@ -23,29 +23,31 @@ proof of one of C's requirements in cycle t assumes C's ensures in cycles before
 
 from __future__ import annotations
 
-from .. import elab as E
 from ..front import syntax as S
 from ..front.check.context import subnodes
 from ..model import Design, Instance, Signal
 from ..types import BOOL
+from .ir import FALSE, Bin, Const, Var, mk_or, postorder
+from .module import Elaborator
+from .system import Prop, System, variant_outputs, variant_registers
 
 
-def with_contracts(design: Design) -> E.System:
-    system = E.Elaborator(design).system()
+def with_contracts(design: Design) -> System:
+    system = Elaborator(design).system()
     for inst in design.instances.values():
         add_contract(system, inst)
     if system.valid_outputs:
-        system.enum_state = E.variant_registers(system)
+        system.enum_state = variant_registers(system)
     return system
 
 
-class _ContractElaborator(E.Elaborator):
+class _ContractElaborator(Elaborator):
     """The contract part of a child, under the instance's name. The child's registered outputs
     are the parent's free `u.y` (as the child reads them), not registers of its own here."""
 
     def state_read(self, sig):
         if sig.is_port:
-            return E.Var(self.prefix + sig.name, sig.ty)
+            return Var(self.prefix + sig.name, sig.ty)
         return super().state_read(sig)
 
 
@@ -55,7 +57,7 @@ def instance_span(inst: Instance) -> S.Span:
     return S.Span(d.span.line, d.span.column, d.module_span.end_line, d.module_span.end_column)
 
 
-def add_contract(system: E.System, inst: Instance) -> None:
+def add_contract(system: System, inst: Instance) -> None:
     child = inst.child
     prefix = f"{inst.name}."
     part = _ContractElaborator(child, prefix, ghost_only=True).system()
@@ -66,25 +68,25 @@ def add_contract(system: E.System, inst: Instance) -> None:
     at = instance_span(inst)
     for r in part.requires:
         if r.kind == "requires":
-            system.props.append(E.Prop("instance", r.expr, at, "", r.text_span, inst=inst.name, module=inst.module))
+            system.props.append(Prop("instance", r.expr, at, "", r.text_span, inst=inst.name, module=inst.module))
         else:  # the division identities: true everywhere
             system.requires.append(r)
     for p in part.props:
         if p.kind == "ensures":
             early = "early" if settled_before(inst, part, p.expr) else ""
-            system.assumes.append(E.Prop("contract", p.expr, p.span, "", p.text_span, early, inst=inst.name,
+            system.assumes.append(Prop("contract", p.expr, p.span, "", p.text_span, early, inst=inst.name,
                                          module=inst.module))
     system.props += enum_inputs(inst)
     for port in valid_enum_outputs(child):
         name = f"{inst.name}.{port}"
         ty = child.signals[port].ty
         system.valid_outputs.add(name)
-        system.assumes.append(E.Prop("contract", holds_variant(child, E.Var(name, ty)), inst.decl.name_span,
+        system.assumes.append(Prop("contract", holds_variant(child, Var(name, ty)), inst.decl.name_span,
                                      f"`{S.written(name)}` holds a variant of `{S.written(ty.enum)}`", None,
                                      "enum", inst=inst.name, module=inst.module))
 
 
-def settled_before(inst: Instance, part: E.System, expr) -> bool:
+def settled_before(inst: Instance, part: System, expr) -> bool:
     """Whether one of the child's `ensures` is already decided before its inputs of this cycle
     are (an *early* ensures, which may be assumed in proving the child's requirements in the same
     cycle). So it is when the clause reads no input of this cycle (nor an output that depends on
@@ -100,9 +102,9 @@ def settled_before(inst: Instance, part: E.System, expr) -> bool:
     now = {p + q.name for q in child.ports if q.kind not in ("out", "out_reg")}
     now |= {p + y for y, deps in child.summary.items() if deps}
     done: dict = {}
-    for node in E.postorder(expr, done, lambda v: part.comb.get(v.name)):
+    for node in postorder(expr, done, lambda v: part.comb.get(v.name)):
         done[id(node)] = True
-        if isinstance(node, E.Var) and node.name in now:
+        if isinstance(node, Var) and node.name in now:
             return False
     return True
 
@@ -118,14 +120,14 @@ def reads_inputs_only(d: Design, e) -> bool:
     return True
 
 
-def enum_inputs(inst: Instance, prefix: str = "") -> list[E.Prop]:
+def enum_inputs(inst: Instance, prefix: str = "") -> list[Prop]:
     """The implicit requirement that each enum input of the child holds a variant."""
     out = []
     for port, b in inst.bindings.items():
         sig = inst.child.signals[port]
         if sig.ty is not None and sig.ty.kind == "enum" and sig.kind == "in":
             name = f"{inst.name}.{port}"
-            out.append(E.Prop("instance", holds_variant(inst.child, E.Var(prefix + name, sig.ty)), instance_span(inst),
+            out.append(Prop("instance", holds_variant(inst.child, Var(prefix + name, sig.ty)), instance_span(inst),
                               f"`{S.written(name)}` holds a variant of `{S.written(sig.ty.enum)}`",
                               b.value.span, "enum", inst=prefix + inst.name, module=inst.module))
     return out
@@ -134,9 +136,9 @@ def enum_inputs(inst: Instance, prefix: str = "") -> list[E.Prop]:
 def holds_variant(d: Design, value):
     """The bool IR: an enum value is one of its variants' encodings."""
     ty = value.ty
-    out = E.FALSE
+    out = FALSE
     for code in sorted(set(d.enums[ty.enum].variants.values())):
-        out = E.mk_or(out, E.Bin("==", value, E.Const(code, ty), BOOL))
+        out = mk_or(out, Bin("==", value, Const(code, ty), BOOL))
     return out
 
 
@@ -145,7 +147,7 @@ def valid_enum_outputs(d: Design) -> set[str]:
     with its own instances' valid outputs taken as valid."""
     if not any(s.ty is not None and s.ty.kind == "enum" for s in d.signals.values() if s.kind in ("out", "out_reg")):
         return set()
-    system = E.Elaborator(d).system()
+    system = Elaborator(d).system()
     for inst in d.instances.values():
         system.valid_outputs |= {f"{inst.name}.{p}" for p in valid_enum_outputs(inst.child)}
-    return E.variant_outputs(system)
+    return variant_outputs(system)

@@ -1,0 +1,131 @@
+"""One module's transition system: the `Elaborator`, and `System` built from its logic and specs.
+
+It runs the comb items in their evaluation order, the seq blocks into each register's next
+value, and the specs into properties (guarded by the history flag where they use `prev`); the
+expression and statement halves are `sysr.elab.exprs` and `sysr.elab.stmts`.
+"""
+
+from __future__ import annotations
+
+from .. import overrun
+from ..front import syntax as S
+from ..front.syntax import mentions_prev
+from ..model import Design, Signal
+from ..types import BOOL
+from .exprs import Env, ExprElaborator
+from .ir import ArrVar, Const, ConstArr, ElabError, Var, mk_and, mk_implies, mk_ite, mk_not
+from .stmts import StmtElaborator
+from .system import Prop, StateVar, System, pending_default, reset_condition, variant_registers
+
+
+class Elaborator(ExprElaborator, StmtElaborator):
+    """One module's transition system. `prefix` names everything of an instance inside
+    another module (`u.` for instance `u`: its signals `u.x`, its state `u.r`); `ghost_only`
+    builds only the specification part (ghost state and logic, `prev`, `requires` and
+    `ensures`), as an instance's contract does; `budget` is shared by a whole flattened
+    hierarchy. Instances themselves are `sysr.elab.flat`'s and `sysr.elab.contract`'s."""
+
+    def __init__(self, d: Design, prefix: str = "", budget: overrun.Budget | None = None,
+                 ghost_only: bool = False) -> None:
+        self.d = d
+        self.prefix = prefix
+        self.ghost_only = ghost_only
+        self.state: list[StateVar] = []
+        self.hist_count = 0
+        self.obligations: list[Prop] = []
+        self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
+        self.reset_active = reset_condition(d, prefix)
+        # the cycles in which a property that mentions `prev` is checked: the previous cycle
+        # exists and had no reset; with an asynchronous reset, not this one either
+        self.prev_valid = Var(prefix + "prev#valid", BOOL)
+        if d.reset_async:
+            self.prev_valid = mk_and(self.prev_valid, mk_not(self.reset_active))
+        self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
+        self.inst_values: dict[str, object] = {}  # `u.y` -> its value, where it is not Var(`u.y`)
+        self.source_text: str = ""
+        self.size = budget or overrun.design_size_budget()
+        self.quants = overrun.quant_budget()
+        self.quant_scale = 1  # instances of the quantifiers being expanded, multiplied
+        self.nesting = 0
+
+    def keeps(self, item) -> bool:
+        """Whether the system has this signal or item: everything, or with `ghost_only` the
+        ghost state and logic and the contract (`requires`, `ensures`)."""
+        if not self.ghost_only:
+            return True
+        if isinstance(item, Signal):
+            return item.ghost
+        if isinstance(item, S.Spec):
+            return item.kind in ("requires", "ensures")
+        if isinstance(item, S.ModAssign):
+            return self.d.signals[item.target].ghost
+        return getattr(item, "ghost", False)
+
+    def system(self) -> System:
+        d, p = self.d, self.prefix
+        inputs = [(p + s.name, s.ty) for s in d.signals.values() if s.is_input or s.kind == "inst_out"]
+        free = {p + s.name for s in d.signals.values() if s.kind == "inst_out"}
+        regs = [s for s in d.signals.values() if s.is_state and self.keeps(s)]
+        for s in regs:
+            self.state.append(StateVar(p + s.name, s.ty, s.size, s.init, s.ghost, s.kind))
+        reset_active = self.reset_active
+        comb: dict[str, object] = {}
+        comb_ghost: set[str] = set()
+        for item in d.comb_order:
+            if not self.keeps(item):
+                continue
+            driven = [n for n, drv in d.drivers.items() if drv is item]
+            if isinstance(item, S.WireDecl):
+                comb[p + item.name] = self.ex(item.value, Env())
+            elif isinstance(item, S.ModAssign):
+                comb[p + item.target] = self.ex(item.value, Env())
+            elif isinstance(item, S.Binding):
+                comb[p + driven[0]] = self.ex(item.value, Env())
+            elif isinstance(item, S.CombBlock):
+                own = {n: None for n in driven}
+                out = self.stmts(item.body, Env({}, own, None))
+                for n in own:
+                    if out.own[n] is None:
+                        raise ElabError(f"{n} not assigned on every path")
+                    comb[p + n] = out.own[n]
+            comb_ghost.update(p + n for n in driven if d.signals[n].ghost)
+        pending: dict[str, object] = {}
+        for s in regs:
+            pending[s.name] = ArrVar(p + s.name, s.ty, s.size) if s.is_array else Var(p + s.name, s.ty)
+        for item in d.module.items:
+            if isinstance(item, S.SeqBlock) and self.keeps(item):
+                out = self.stmts(item.body, Env({}, None, pending))
+                pending = out.pending
+        for sv, s in zip(self.state, regs):
+            nxt = pending[s.name]
+            if sv.init is not None:
+                init = ConstArr(sv.init, sv.ty, sv.size) if sv.size is not None else Const(sv.init, sv.ty)
+                nxt = mk_ite(reset_active, init, nxt)
+            else:
+                nxt = mk_ite(reset_active, pending_default(sv), nxt)
+            sv.next = nxt
+        requires, props = [], []
+        pv_needed = False
+        for spec in d.specs():
+            if not self.keeps(spec):
+                continue
+            uses_prev = mentions_prev(spec.expr)
+            expr = self.ex(spec.expr, Env())
+            if uses_prev:
+                pv_needed = True
+                expr = mk_implies(self.prev_valid, expr)
+            prop = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
+            (requires if spec.kind == "requires" else props).append(prop)
+        if self.hist_count or pv_needed:
+            self.state.append(StateVar(p + "prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
+        props += self.obligations
+        if self.divisions:
+            requires.append(Prop("lemma", self.division_lemmas(), d.module.name_span, "",
+                                 self.divisions[0][2].span))
+        enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum" and n not in free]
+        for s in regs:  # registers nothing reads are still shown as reset
+            self.state_read(s)
+        system = System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
+                        dict(self.visible), free_outputs=free)
+        system.enum_state = variant_registers(system)
+        return system

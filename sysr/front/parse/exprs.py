@@ -1,0 +1,168 @@
+"""The builder's rules for patterns and expressions: literals, names, operators, quantifiers, calls,
+`if`, `match` and concatenation.
+"""
+
+from __future__ import annotations
+
+from lark import Token
+
+from ...diagnostics import error
+from .. import syntax as S
+from .rules import _INT_FORMS, _Op, _Seq, _rule, _tok_span, parse_int_text
+
+
+class ExprRules:
+    """Rule methods of `_Build` (`sysr.front.parse.grammar`) for patterns and expressions."""
+
+    # -- patterns
+    @_rule
+    def patterns(self, span, c):
+        return _Seq(c, span)
+
+    @_rule
+    def pat_int(self, span, c):
+        lit = self.int_lit(c)
+        return S.PatInt(lit, lit.span)
+
+    @_rule
+    def pat_variant(self, span, c):
+        return S.PatVariant(c[0], c[0].span)
+
+    @_rule
+    def pat_wild(self, span, c):
+        return S.PatWild(span)
+
+    @_rule
+    def pat_true(self, span, c):
+        return S.PatBool(True, span)
+
+    @_rule
+    def pat_false(self, span, c):
+        return S.PatBool(False, span)
+
+    # -- expressions
+    def atom(self, c):
+        """`( expr )`: the expression itself; its parentheses count in the spans around it."""
+        _lpar, inner, _rpar = c
+        self.container[id(inner)] = self.span_of(c)
+        return inner
+
+    def cmp_op(self, c):
+        return _Op(c[0])
+
+    shift_op = add_op = mul_op = un_op = cmp_op
+
+    def NAME(self, tok: Token) -> Token:
+        """A name token as the lexer reads it: the raw identifier `r#match` is the name `match`
+        (with the span of all it was written with)."""
+        return tok.update(value=tok[2:]) if tok.startswith("r#") else tok
+
+    def quant_kw(self, c):
+        return c[0]
+
+    @_rule
+    def quant(self, span, c):
+        kw, var, ty, body = c
+        return S.Quant(str(kw), str(var), ty, body, span, _tok_span(var))
+
+    @_rule
+    def implies(self, span, c):
+        return S.Binary("==>", c[0], c[1], span)
+
+    @_rule
+    def if_expr(self, span, c):
+        return S.IfExpr(c[0], c[1], c[2], span)
+
+    @_rule
+    def bin_or(self, span, c):
+        return S.Binary("||", c[0], c[1], span)
+
+    @_rule
+    def bin_and(self, span, c):
+        return S.Binary("&&", c[0], c[1], span)
+
+    @_rule
+    def bin_bor(self, span, c):
+        return S.Binary("|", c[0], c[1], span)
+
+    @_rule
+    def bin_bxor(self, span, c):
+        return S.Binary("^", c[0], c[1], span)
+
+    @_rule
+    def bin_band(self, span, c):
+        return S.Binary("&", c[0], c[1], span)
+
+    @_rule
+    def compare(self, span, c):
+        return S.Binary(c[1].text, c[0], c[2], span)
+
+    bin_shift = bin_sum = bin_mul = compare
+
+    @_rule
+    def unary(self, span, c):
+        return S.Unary(c[0].text, c[1], span)
+
+    @_rule
+    def cast(self, span, c):
+        return S.Cast(c[0], c[1], span)
+
+    @_rule
+    def index(self, span, c):
+        return S.Index(c[0], c[1], span)
+
+    @_rule
+    def slice(self, span, c):
+        return S.Slice(c[0], c[1], c[2], span)
+
+    def int_lit(self, c):
+        tok = c[0]
+        span = _tok_span(tok)
+        parsed = parse_int_text(str(tok))
+        if parsed is None:
+            self.diags.append(error("P004", f"malformed integer literal `{tok}`", span, _INT_FORMS))
+            return S.IntLit(0, None, str(tok), span)
+        value, suffix = parsed
+        return S.IntLit(value, suffix, str(tok), span)
+
+    @_rule
+    def true_lit(self, span, c):
+        return S.BoolLit(True, span)
+
+    @_rule
+    def false_lit(self, span, c):
+        return S.BoolLit(False, span)
+
+    def name(self, c):
+        return S.Name(str(c[0]), _tok_span(c[0]))
+
+    @_rule
+    def inst_port(self, span, c):
+        inst, port = c
+        return S.InstPort(str(inst), str(port), span, _tok_span(inst), _tok_span(port))
+
+    @_rule
+    def path(self, span, c):
+        return S.Path(str(c[0]), str(c[1]), span)
+
+    def hole(self, c):
+        name = str(c[0])[1:]
+        return S.Hole(name[2:] if name.startswith("r#") else name, _tok_span(c[0]))
+
+    @_rule
+    def call(self, span, c):
+        name, *args = c
+        return S.Call(str(name), tuple(args), span, _tok_span(name))
+
+    @_rule
+    def concat(self, span, c):
+        return S.Concat(tuple(c), span)
+
+    @_rule
+    def match_expr(self, span, c):
+        subject, *arms = c
+        return S.MatchExpr(subject, tuple(arms), span)
+
+    @_rule
+    def expr_arm(self, span, c):
+        return S.ExprArm(c[0].items, c[1], span)

@@ -1,0 +1,177 @@
+"""The builder's rules for a file's items and statements: declarations, ports, blocks, specs, instances,
+`let`, `if`, `match`, `for` and the assignments' targets.
+"""
+
+from __future__ import annotations
+
+from lark import Token
+
+from .. import syntax as S
+from .rules import _Seq, _after, _kind_port, _nodes, _raw, _rule, _tok_span, _token
+
+
+class ItemRules:
+    """Rule methods of `_Build` (`sysr.front.parse.grammar`) for items and statements."""
+
+    # -- file and items
+    @_rule
+    def start(self, span, items):
+        return S.SourceFile(tuple(items), span)
+
+    @_rule
+    def type(self, span, c):
+        (name,) = c
+        return S.TypeRef(str(name), _tok_span(name))
+
+    @_rule
+    def const_decl(self, span, c):
+        name, ty, value = c
+        return S.ConstDecl(str(name), ty, value, span, _tok_span(name))
+
+    @_raw
+    def variant(self, span, c):
+        return S.Variant(str(c[0]), _after(c, "="), span)
+
+    @_raw
+    def enum_decl(self, span, c):
+        name = _token(c, "NAME")
+        repr_ = _after(c, ":")
+        return S.EnumDecl(str(name), repr_, _nodes(c, S.Variant), span, _tok_span(name))
+
+    @_rule
+    def param(self, span, c):
+        name, ty = c
+        return S.Param(str(name), ty, span)
+
+    @_raw
+    def fn_decl(self, span, c):
+        name = _token(c, "NAME")
+        body = [x for x in c if not isinstance(x, Token)][-1]
+        return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), _nodes(c, S.Let), body, span,
+                        _tok_span(name))
+
+    @_rule
+    def module(self, span, c):
+        name, *rest = c
+        ports = tuple(p for p in rest if isinstance(p, S.Port))
+        items = tuple(p for p in rest if not isinstance(p, S.Port))
+        return S.Module(str(name), ports, items, span, _tok_span(name))
+
+    @staticmethod
+    def _port(span, name, kind, ty=None, init=None):
+        return S.Port(str(name), kind, ty, init, span, _tok_span(name))
+
+    @_rule
+    def port_in(self, span, c):
+        return self._port(span, c[0], "in", c[2])
+
+    @_rule
+    def port_out(self, span, c):
+        return self._port(span, c[0], "out", c[2])
+
+    @_rule
+    def port_out_reg(self, span, c):  # `= INIT` is optional: without it, a register with no reset value
+        return self._port(span, c[0], "out_reg", c[3], c[4] if len(c) > 4 else None)
+
+    port_clock = _kind_port("clock")
+    port_reset = _kind_port("reset")
+    port_reset_n = _kind_port("reset_n")
+    port_areset = _kind_port("areset")
+    port_areset_n = _kind_port("areset_n")
+
+    @_raw
+    def reg_decl(self, span, c):
+        name = _token(c, "NAME")
+        ghost = _token(c, "GHOST") is not None
+        return S.RegDecl(str(name), _after(c, ":"), _after(c, "["), _after(c, "="), ghost, span, _tok_span(name))
+
+    @_raw
+    def wire_decl(self, span, c):
+        name = _token(c, "NAME")
+        ghost = _token(c, "GHOST") is not None
+        return S.WireDecl(str(name), _after(c, ":"), _after(c, "="), ghost, span, _tok_span(name))
+
+    @_rule
+    def mod_assign(self, span, c):
+        name, value = c
+        return S.ModAssign(str(name), value, span, _tok_span(name))
+
+    @_raw
+    def comb_block(self, span, c):
+        return S.CombBlock(c[-1].items, _token(c, "GHOST") is not None, span)
+
+    @_raw
+    def seq_block(self, span, c):
+        return S.SeqBlock(c[-1].items, _token(c, "GHOST") is not None, span)
+
+    @_rule
+    def spec(self, span, c):
+        kw, expr = c
+        return S.Spec(str(kw), expr, span)
+
+    def spec_kw(self, c):
+        return c[0]
+
+    @_rule
+    def inst_decl(self, span, c):
+        name, module, *bindings = c
+        return S.InstDecl(str(name), str(module), tuple(bindings), span, _tok_span(name), _tok_span(module))
+
+    @_rule
+    def binding(self, span, c):
+        port, value = c
+        return S.Binding(str(port), value, span, _tok_span(port))
+
+    # -- statements
+    @_rule
+    def block(self, span, c):
+        return _Seq(c, span)
+
+    @_rule
+    def assign(self, span, c):
+        return S.Assign(c[0], c[1], span)
+
+    @_rule
+    def nb_assign(self, span, c):
+        return S.NbAssign(c[0], c[1], span)
+
+    @_raw
+    def let_stmt(self, span, c):
+        name = _token(c, "NAME")
+        return S.Let(str(name), _after(c, ":"), _after(c, "="), span, _tok_span(name))
+
+    @_rule
+    def if_stmt(self, span, c):
+        cond, then, *rest = c
+        else_ = rest[0] if rest else None
+        if isinstance(else_, S.If):
+            else_ = (else_,)
+        elif else_ is not None:
+            else_ = else_.items
+        return S.If(cond, then.items, else_, span)
+
+    @_rule
+    def match_stmt(self, span, c):
+        subject, *arms = c
+        return S.Match(subject, tuple(arms), span)
+
+    @_rule
+    def stmt_arm(self, span, c):
+        return S.StmtArm(c[0].items, c[1].items, span)
+
+    @_rule
+    def for_stmt(self, span, c):
+        var, _in, start, end, body = c
+        return S.For(str(var), start, end, body.items, span, _tok_span(var))
+
+    @_rule
+    def lv_name(self, span, c):
+        return S.LValue(str(c[0]), None, None, None, span, _tok_span(c[0]))
+
+    @_rule
+    def lv_index(self, span, c):
+        return S.LValue(str(c[0]), c[1], None, None, span, _tok_span(c[0]))
+
+    @_rule
+    def lv_slice(self, span, c):
+        return S.LValue(str(c[0]), None, c[1], c[2], span, _tok_span(c[0]))
