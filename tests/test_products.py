@@ -122,3 +122,32 @@ def test_a_16x16_multiplier_and_the_pipelined_mac_are_proven() -> None:
     mac = Path(__file__).resolve().parent.parent / "benchmarks" / "mac_pipe.sysr"
     out = check(mac.read_text(), Options(time_limit=60))
     assert out.accepted and {p["status"] for p in out.properties} == {"proven"}
+
+
+def test_a_multiplication_the_solver_gives_up_on_is_named_with_the_ways_through() -> None:
+    horner = """
+module m(a: in u12, b: in u12, p: out u24) {
+  comb {
+    p = 0;
+    for i in 0..12 { p = (p << 1) + (if b[11 - (i as u4)] then a as u24 else 0); }
+  }
+  ensures p == (a as u24) * (b as u24);
+}
+"""
+    out = check(horner, Options(timeout=1))
+    [d] = out.diagnostics
+    assert d.code == "V003"
+    assert d.notes[0].startswith("it involves a 24-bit multiplication")
+    assert "for i in 0..N { if b[i] { p = p + (a << i); } }" in d.notes[0] and "§7.7" in d.notes[0]
+    assert d.notes[1] == "raise --timeout (now 1 s), or split the property"
+    # no note where nothing multiplies, or only narrow values (or by a constant)
+    narrow = """
+module n(clk: clock, rst: reset, a: in u4, b: in u4, y: out reg u7 = 0) {
+  seq { y <= (a as u7) * (b as u7) + (a as u7) * 3; }
+  ensures y == y;
+}
+"""
+    system = elaborate(analyze(narrow).design)
+    assert products.multiplication_note(system, system.props[0].expr) is None
+    system = elaborate(analyze(narrow.replace("u4", "u8").replace("u7", "u16")).design)
+    assert "16-bit multiplication" in products.multiplication_note(system, system.props[0].expr)

@@ -164,7 +164,7 @@ def multiplication_note(system, expr) -> str | None:
                 todo.append(nexts[node.name])
     if widest < 8:
         return None
-    return (f"it involves a {widest}-bit multiplication, which SAT-based solvers prove slowly: compute "
-            f"the product by a shift-and-add loop, which the checker proves step by step, or move it "
-            f"into a combinational module whose `ensures` states the product, proven once, so that "
-            f"this property reasons about its contract (docs/reference.md §7.8, §7.7)")
+    return (f"it involves a {widest}-bit multiplication, which SAT-based solvers prove slowly: write "
+            f"the product as the loop `p = 0; for i in 0..N {{ if b[i] {{ p = p + (a << i); }} }}`, which "
+            f"the checker proves step by step (reference §7.8), or put it in a combinational module "
+            f"whose `ensures` states the product, proven once, and use that module's contract here (§7.7)")
