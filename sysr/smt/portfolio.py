@@ -11,6 +11,8 @@ the one whose models the checker's traces are built from. So, with the portfolio
 - anything else (`sat` where a model is needed, or no answer within Bitwuzla's limits) goes to z3
   as before, so every counterexample, trace and lemma the checker derives from a model is z3's,
   identical whichever solver ran first;
+- a query of a design that divides is z3's alone (its word-level attempt, `sysr.smt.words`,
+  settles `/` and `%`; Bitwuzla took 3.5 times z3's time on examples/divider.sysr);
 - a query limited by a count of z3's work (the ones that only save time, whose success must not
   depend on the machine's load: `sysr.smt.prove`) is limited in Bitwuzla by a count too: the
   number of times Bitwuzla asks whether to stop (`WORK`), which is the same for the same query on
@@ -19,9 +21,12 @@ the one whose models the checker's traces are built from. So, with the portfolio
 Bitwuzla reads the query as SMT-LIB 2 text that z3 prints; a query it cannot read (z3 prints
 `(or x)` of one argument, which the standard does not allow) is z3's.
 
-It is off by default: on the project's designs it does not pay (`benchmarks/portfolio.py`: most
-queries of an accepted design are satisfiable, the vacuity checks and the counterexamples to
-induction that drop lemmas, and those Bitwuzla's time is added to z3's). `choose("portfolio")`
+It is off by default: on the project's designs it does not pay overall. `benchmarks/portfolio.py`
+(every task reference and example, in-process CPU time of the whole check): Bitwuzla decides each
+query in about two thirds of z3's time, and the portfolio saves a quarter of the proofs' time on
+the small designs (where z3's cost is mostly a context and a tactic per query), but costs up to
+half again on the larger ones (icache, plic-lite, rv32i-ex: SMT-LIB text to print and parse, and
+z3 again for every satisfiable query that needs a model), about the same in total. `choose("portfolio")`
 (the command line's `--solver portfolio`, or `SYSR_SOLVER=portfolio` in the environment) turns
 it on; without the `bitwuzla` package (`pip install 'sysr[portfolio]'`) it stays off.
 """

@@ -39,7 +39,7 @@ def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int 
     With the portfolio on, Bitwuzla tries the query first (with a work limit of its own where the
     query has one); its `unsat` is taken, and its `sat` when the caller does not `need_model`
     (the model is then None); every model is z3's (`sysr.smt.portfolio`)."""
-    if portfolio.enabled():
+    if portfolio.enabled() and not divides:  # z3's word-level attempt decides divisions (Bitwuzla is slow on them)
         got = portfolio.decide(terms, portfolio.budget(timeout_s, deadline()), work is not None)
         if got == "unsat" or (got == "sat" and not need_model):
             return (z3.unsat if got == "unsat" else z3.sat), None, ""
