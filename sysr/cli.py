@@ -26,10 +26,11 @@ from .source import read_design
 
 def cmd_check(args) -> int:
     if not args.no_verify:  # z3 and its first contexts made beside the parser (`sysr.smt.contexts`)
-        from .smt import contexts, portfolio
+        from .smt import contexts
         contexts.start()
-        if args.solver:
-            portfolio.choose(args.solver)
+    if args.solver:
+        from .smt import portfolio
+        portfolio.choose(args.solver)
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
                    verify=not args.no_verify, time_limit=args.time_limit, top=args.top)
