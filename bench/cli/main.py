@@ -20,7 +20,7 @@ from . import catch as catch_cli, loop as loop_cli, suite as suite_cli
 from ..judge import sandbox
 from ..judge.cache import ResultCache, default_dir
 from ..judge.results import CandidateResult, ScoreReport, count
-from ..judge.score import Scorer
+from ..judge.score import Oversized, Scorer, read_candidate
 from ..checker.seeded import run_one, seeded_files
 from ..judge.tasks import Task, TaskError, for_command
 from ..report.scores import compact, table
@@ -28,16 +28,10 @@ from ..report.scores import compact, table
 LANG_EXT = {"verilog": ".v", "sysr": ".sysr"}
 
 
-def _candidate(task: Task, lang: str, folder: Path | None) -> str | None:
+def _candidate(task: Task, lang: str, folder: Path | None) -> str | Oversized | None:
     if folder is None:
         return task.text("ref.v" if lang == "verilog" else "ref.sysr")
-    path = folder / f"{task.name}{LANG_EXT[lang]}"
-    if not path.is_file():
-        return None
-    try:
-        return path.read_text(errors="replace")
-    except OSError:
-        return None
+    return read_candidate(folder / f"{task.name}{LANG_EXT[lang]}")
 
 
 def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
@@ -53,7 +47,7 @@ def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
 
     # Longest first (a larger design takes longer to prove and simulate), so that parallel
     # workers finish together; the results come back in the tasks' order.
-    order = sorted(tasks, key=lambda t: -len(sources[t.name] or ""))
+    order = sorted(tasks, key=lambda t: -len(s) if isinstance(s := sources[t.name], str) else 0)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         done = dict(zip((t.name for t in order), pool.map(one, order)))
     return [done[t.name] for t in tasks]

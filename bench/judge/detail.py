@@ -1,8 +1,8 @@
 """What a model or a person is shown of a tool's output: bounded, and nothing of the hidden files.
 
 The hidden testbench (tb.v) and reference (ref.v) never reach a detail: Yosys only ever sees the
-candidate; of iverilog's messages only those about the candidate's file (`design.v`) and its
-summary lines are kept (a message about tb.v is counted, not shown); of a simulation only the
+candidate; iverilog's messages are shown whole from the compile of the candidate alone, and of
+the compile with the testbench only counted (`with_testbench`); of a simulation only the
 testbench's verdict line is passed on, cut at `VERDICT_CHARS`. Every detail is cut at
 `DETAIL_LINES` lines and `DETAIL_CHARS` characters.
 
@@ -13,18 +13,11 @@ everything else is kept as it came.
 
 from __future__ import annotations
 
-import re
-
 DETAIL_LINES = 40
 DETAIL_CHARS = 4000
 VERDICT_CHARS = 500
 LINE_CHARS = 300
 DESIGN = "design.v"  # the candidate's (preprocessed) file, in every stage
-
-# iverilog's summary lines, which name no file.
-_SUMMARY = re.compile(r"^(\d+ error\(s\) during elaboration\.|Elaboration failed|I give up\.|"
-                      r"\d+ error\(s\) in post-elaboration processing\.)$")
-
 
 def as_received(text: str) -> str:
     """The text with what UTF-8 cannot encode (lone surrogates) replaced by U+FFFD."""
@@ -45,18 +38,14 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + " [...]"
 
 
-def about_design(output: str) -> str:
-    """iverilog's messages about the candidate's file only, with a count of the others."""
-    kept, hidden = [], 0
-    for line in output.strip().splitlines():
-        line = line.rstrip()
-        if line.startswith(DESIGN + ":") or _SUMMARY.match(line):
-            kept.append(line)
-        elif line:
-            hidden += 1
-    if hidden:
-        kept.append(f"({hidden} message line(s) about the hidden testbench not shown)")
-    return short("\n".join(kept))
+def with_testbench(output: str) -> str:
+    """What is shown when the design compiled alone but not with the hidden testbench: not one of
+    iverilog's lines (each may name the testbench's modules, tasks, their arguments, `tb.dut`),
+    only how many there were."""
+    lines = sum(1 for line in output.splitlines() if line.strip())
+    return (f"the design compiles alone but not with the task's testbench ({lines} message line(s) not shown: "
+            "they are about the hidden testbench). A module of the design may be named like one of the "
+            "testbench's (only the task's top module and its submodules belong in a design)")
 
 
 def yosys_errors(log: str) -> str:
@@ -66,8 +55,9 @@ def yosys_errors(log: str) -> str:
 
 
 def sim_output(output: str, lines: int = 10) -> str:
-    """What vvp said besides a verdict (its own warnings), without lines that name the testbench."""
-    kept = [line for line in output.strip().splitlines() if line.strip() and "tb.v" not in line]
+    """What vvp said besides a verdict (its own warnings), without lines that name the testbench
+    (its file, tb.v, or a scope of it: `tb.dut`, `tb.stim1`)."""
+    kept = [line for line in output.strip().splitlines() if line.strip() and "tb." not in line]
     return short("\n".join(kept), lines)
 
 

@@ -22,9 +22,13 @@ lines where they were, else of the preprocessed text (and the message says which
   defines (`YOSYS`, `SYNTHESIS`);
 - what the tools disagree on, so that no stage can be shown a different design: attributes
   other than memory-mapping hints and `keep` (Yosys acts on `full_case`, `parallel_case`,
-  `blackbox`...; Icarus ignores them), escaped identifiers holding `/`, `*`, `"`, `` ` `` or `\\`
-  (Icarus's preprocessor reads `\\hide/*` as the start of a comment), strings that do not end on
+  `blackbox`...; Icarus ignores them), escaped identifiers holding `/`, `*`, `"`, `` ` ``, `\\`
+  (Icarus's preprocessor reads `\\hide/*` as the start of a comment) or `$` (Icarus runs
+  `\\$finish ` and `\\$fopen ` as the system tasks, which Yosys cannot resolve), strings that do not end on
   their line or hold a backtick, and characters outside printable ASCII, tab and newline.
+
+What the tools would elaborate differently (delays, constant conditions they evaluate apart) is
+refused after this, on a real parse of the same text (`bench.judge.agree`).
 
 The text given to Yosys and Icarus is the preprocessed text with every comment blanked (so
 `// synopsys translate_off` and similar comments that Yosys obeys are gone), line structure
@@ -52,7 +56,7 @@ ALLOWED_DIRECTIVES = {
 }
 ALLOWED_ATTRIBUTES = {"keep", "syn_keep", "ram_style", "ramstyle", "syn_ramstyle", "rom_style", "romstyle",
                       "syn_romstyle", "ram_block", "rom_block", "logic_block"}
-_ESCAPED_BAD = set('/*"`\\')
+_ESCAPED_BAD = set('/*"`\\$')
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,8 @@ def _problem(kind: str, text: str, last: str, pre: str, pos: int, system) -> str
         body = text[1:]
         if not body or not all(c.isascii() and c.isprintable() and c not in _ESCAPED_BAD for c in body):
             return (f"the escaped identifier `{_show(text)}` is not allowed: an escaped identifier may not "
-                    "be empty or hold `/`, `*`, `\"`, `` ` `` or `\\`, on which the tools disagree")
+                    "be empty or hold `/`, `*`, `\"`, `` ` ``, `\\` or `$`, on which the tools disagree "
+                    "(Icarus runs `\\$finish ` as the system task)")
     if kind == "string":
         if len(text) < 2 or not text.endswith('"') or "\n" in text:
             return "a string literal does not end on its line"

@@ -25,6 +25,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_BYTES = 2 * 1024**3
 DEFAULT_FILE_BYTES = 64 * 1024**2
 OUTPUT_LIMIT = 256 * 1024
+WATCH_S = 0.05  # how often a run's `watch` looks (the files a tool wrote in all)
 _CHUNK = 64 * 1024
 
 # What a tool that ran out of memory says (C++ allocation failure, glibc, Python, bison, Yosys).
@@ -51,7 +53,7 @@ class RunResult:
     timed_out: bool = False
     started: bool = True
     error: str = ""  # why it did not start, or what stopped it
-    limit: str = ""  # the limit that stopped it: "time", "memory", "output", "file size"; "" if none
+    limit: str = ""  # the limit that stopped it: "time", "memory", "output", "file size", "disk"; "" if none
 
     @property
     def ran(self) -> bool:
@@ -159,6 +161,8 @@ def finished(argv: list[str], rc: int | None, out: "Capture", err: "Capture", du
         error = f"killed after writing more than {out.cap} bytes of output"
     elif limit == "file size":
         error = f"a file it wrote exceeded {file_bytes} bytes"
+    elif limit == "disk":
+        error = "the files it wrote exceeded the candidate's budget for all its files together"
     elif limit == "memory":
         error = f"ran out of memory (limit {memory_bytes // 1024**2} MiB)"
     elif rc is not None and rc < 0 and not error:
@@ -169,8 +173,11 @@ def finished(argv: list[str], rc: int | None, out: "Capture", err: "Capture", du
 
 
 def read_streams(out_fd: int, err_fd: int, out: "Capture", err: "Capture", deadline: float,
-                 status_fd: int | None = None, status: bytearray | None = None) -> str:
+                 status_fd: int | None = None, status: bytearray | None = None,
+                 watch: Callable[[], str] | None = None) -> str:
     """Read stdout and stderr into their captures; "time" or "output" when a limit was hit, else "".
+    `watch`, called every `WATCH_S` while the tool runs, names a limit of its own ("" if none),
+    which stops the reading as the others do.
 
     Without `status_fd`, until both pipes close. With it, until `status` (the bytes read from
     status_fd and not yet used, kept by the caller) holds a whole line or status_fd closes; then
@@ -184,11 +191,19 @@ def read_streams(out_fd: int, err_fd: int, out: "Capture", err: "Capture", deadl
         if status is not None and b"\n" in status:
             return _drain(out_fd, out, err_fd, err)
         sel.register(status_fd, selectors.EVENT_READ, status)
+    watched = time.perf_counter()
     try:
         while sel.get_map():
-            remaining = deadline - time.perf_counter()
+            now = time.perf_counter()
+            remaining = deadline - now
             if remaining <= 0:
                 return "time"
+            if watch is not None:
+                if now - watched >= WATCH_S:
+                    watched = now
+                    if limit := watch():
+                        return limit
+                remaining = min(remaining, WATCH_S)
             for key, _ in sel.select(remaining):
                 try:
                     chunk = os.read(key.fd, _CHUNK)

@@ -2,11 +2,14 @@
 
 Stages: read (a candidate over `guard.CANDIDATE_LIMIT` bytes is `too-large`); for sysr,
 `sysr check --json` and `sysr lower` through their command line; preprocess (`iverilog -E`, once)
-and the guard on the preprocessed text (`bench.judge.guard`); Yosys reading the guarded text (syntax)
+and the guard on the preprocessed text (`bench.judge.guard`, then `bench.judge.agree`, which
+refuses what Yosys and Icarus would elaborate differently); Yosys reading the guarded text (syntax)
 and its ports against iface.v (interface); Yosys elaborating it (latches, combinational loops,
 multiple drivers) and, for tasks with `resources`, synthesizing it and counting cells; Icarus
-compiling the same text with the hidden testbench; `vvp` running it (`bench.judge.simulate`). PASS is
-decided by Yosys and Icarus only, on one text, so no stage can be shown a different design.
+compiling the same text alone (it must reach no name outside itself: `compile`), then with the
+hidden testbench; `vvp` running it (`bench.judge.simulate`), its verdict counting as many samples
+as the reference's (`bench.judge.verdicts`). PASS is decided by Yosys and Icarus only, on one
+text that both elaborate alike, so no stage can be shown a different design.
 
 Every tool run is bounded (`bench.judge.run`) and Yosys, iverilog and vvp run sandboxed
 (`bench.judge.sandbox`): one sandbox per candidate (`bench.judge.session`), each stage in a folder of the
@@ -18,7 +21,8 @@ work folder, which holds only what the stage running now needs. What a tool run 
   candidate share one time budget (`Limits.total_s`, 300 s), each run also has its own limit;
   a file the simulation writes (an upstream testbench's VCD, in its own run folder) is cut at
   `Limits.sim_file_bytes` (vvp runs with SIGXFSZ ignored, `bench.judge.session`, so it sees a failed write) and
-  the run goes on;
+  the run goes on; all the files of the candidate's work folder together are held to
+  `Limits.disk_bytes` (the run that passes it is stopped: `resource-limit`);
 - it crashed (a signal, an abort): a failure of the candidate with the stage's own result
   (`syntax` for Yosys and the preprocessor, `compile` for iverilog, `no-verdict` for vvp), if
   the same stage runs fine on the task's reference in this run (checked once per task and
@@ -39,6 +43,8 @@ verdict (`bench.judge.verdicts`), and whether the port order is part of the inte
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import tempfile
 import threading
@@ -49,9 +55,9 @@ from pathlib import Path
 
 from sysr import __version__ as SYSR_VERSION
 
-from . import dialect, guard, sandbox, scratch, simulate, verdicts
+from . import agree, dialect, guard, sandbox, scratch, simulate, verdicts
 from .cache import ResultCache, key as cache_key
-from .detail import DESIGN, about_design, as_received, short, sim_output, yosys_errors
+from .detail import DESIGN, as_received, short, sim_output, with_testbench, yosys_errors
 from .results import CandidateResult, Shadow, StageResult, proofs_only
 from .run import DEFAULT_MEMORY_BYTES, RunResult, run_bounded
 from .session import Session
@@ -77,6 +83,7 @@ class Limits:
     total_s: float = 300.0  # all the runs for one candidate together
     memory_bytes: int = DEFAULT_MEMORY_BYTES
     sim_file_bytes: int = 64 * 1024**2  # each file a simulation writes (an upstream testbench's VCD)
+    disk_bytes: int = 128 * 1024**2  # all the files of a candidate's work folder together
 
 
 class Failed(Exception):
@@ -100,9 +107,11 @@ class Scorer:
         self.reveal = False
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
+        self._counts: dict[str, str] = {}  # task -> what its reference's verdict counts ("": no pass)
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
-        self._deadline = threading.local()  # when the candidate being scored in this thread runs out
+        # when the candidate being scored in this thread runs out (`at`), and whether it is the reference
+        self._deadline = threading.local()
         self._box = threading.local()  # the sandbox of the candidate being scored in this thread
 
     # ---- records ----------------------------------------------------------------------------
@@ -142,7 +151,8 @@ class Scorer:
         timeout_s = self._budget(stage, tool, timeout_s)
         argv = [self._tool(tool, stage), *args]
         with self._sandboxed(work) as box:
-            res = box.run(argv, work, timeout_s, self.limits.memory_bytes, file_bytes, output_limit, cut_files)
+            res = box.run(argv, work, timeout_s, self.limits.memory_bytes, file_bytes, output_limit, cut_files,
+                          self.limits.disk_bytes)
         if not res.started:
             raise self._fail(stage, tool, res, "tool-failure", f"{tool} did not run: {res.error}")
         if res.limit == "time" and time_result == "timeout":
@@ -203,6 +213,27 @@ class Scorer:
                 self._reference[task.name] = {s.stage for s in r.stages if s.verdict == "ok"}
         return stage in self._reference[task.name]
 
+    def _reference_count(self, task: Task, count: str) -> str | None:
+        """What the verdict of the task's reference counts (`bench.judge.verdicts`: its samples, or
+        when a verdict without a count was printed), taken from the reference's own run in this
+        scorer: recorded when the candidate is the reference (as when an import validates the
+        task), else scored once per task. None for this project's PASS/FAIL verdicts and for a task
+        whose reference does not pass."""
+        if task.verdict.style == "pass-fail":
+            return None
+        if getattr(self._deadline, "reference", False):
+            with self._lock:
+                self._counts[task.name] = count
+            return count
+        with self._lock:
+            lock = self._locks.setdefault(f"{task.name} count", threading.Lock())
+        with lock:
+            if task.name not in self._counts:
+                ref = Scorer(self.limits, check_reference=False, shadow=False)
+                ref.score(task, "verilog", task.text("ref.v"))
+                self._counts[task.name] = ref._counts.get(task.name, "")
+        return self._counts[task.name] or None
+
     # ---- sysr stages -----------------------------------------------------------------------
     def _sysr(self, stage: str, argv: list[str], work: Path) -> RunResult:
         res = run_bounded([*self.sysr, *argv], work, self._budget(stage, "sysr", self.limits.check_s),
@@ -251,8 +282,9 @@ class Scorer:
         return self._record("lower", "sysr", res, "ok"), out.read_text(errors="replace")
 
     # ---- preprocessing and the guard -------------------------------------------------------
-    def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> str:
-        """Preprocess once and judge the result; the text every later tool is given."""
+    def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> tuple[str, str | None]:
+        """Preprocess once and judge the result: the text every later tool is given, and what the
+        parse of `bench.judge.agree` could not read (None: it read all)."""
         why = guard.raw_problem(verilog)
         if why:
             raise self._fail("guard", "", None, "forbidden", why)
@@ -274,10 +306,12 @@ class Scorer:
             raise self._fail("guard", "", None, "forbidden", "`include is not allowed in a candidate "
                              "(a macro built one)")
         judged = self.guard((pre / "pre.v").read_text(errors="replace"), verilog, system=lang.system)
-        if judged.problem:
-            raise Failed(self._record("guard", "", None, "forbidden", judged.problem, time.perf_counter() - t0))
+        reading = agree.check(judged.text, lang is dialect.SYSTEMVERILOG) if not judged.problem else None
+        problem = judged.problem or reading.problem
+        if problem:
+            raise Failed(self._record("guard", "", None, "forbidden", problem, time.perf_counter() - t0))
         stages.append(self._record("guard", "", None, "ok", duration=time.perf_counter() - t0))
-        return judged.text
+        return judged.text, reading.unread
 
     # ---- Yosys stages ----------------------------------------------------------------------
     def iface_ports(self, task: Task) -> list[PortInfo]:
@@ -383,15 +417,22 @@ class Scorer:
         nonce = simulate.new_nonce()
         comp = work / "compile"
         comp.mkdir()
-        (comp / "tb.v").write_text(verdicts.nonced(task.text("tb.v"), nonce, task.verdict))
         (comp / DESIGN).write_text(verilog)
+        gen = dialect.of(task).iverilog
         with self._sandboxed(work):  # compile and simulation in one sandbox (bench.judge.simulate)
-            args = [dialect.of(task).iverilog, "-o", simulate.PROGRAM, "tb.v", DESIGN]
-            res = self._run(task, "compile", "iverilog", args, comp, self.limits.tool_s)
+            # Alone first: a design that reaches a name outside itself (an undotted call resolves
+            # upward, in Icarus, to the testbench's own task or function) does not compile alone.
+            res = self._run(task, "compile", "iverilog", [gen, "-tnull", DESIGN], comp, self.limits.tool_s)
+            if res.returncode != 0:
+                raise self._fail("compile", "iverilog", res, "compile", short(res.output))  # nothing hidden read
+            alone = res.duration_s
+            (comp / "tb.v").write_text(verdicts.nonced(task.text("tb.v"), nonce, task.verdict))
+            res = self._run(task, "compile", "iverilog", [gen, "-o", simulate.PROGRAM, "tb.v", DESIGN], comp,
+                            self.limits.tool_s)
             if res.returncode != 0 or not (comp / simulate.PROGRAM).is_file():
-                shown = short(res.output) if self.reveal else about_design(res.output)
-                raise self._fail("compile", "iverilog", res, "compile", shown)
-            stages = [self._record("compile", "iverilog", res, "ok")]
+                raise self._fail("compile", "iverilog", res, "compile",
+                                 short(res.output) if self.reveal else with_testbench(res.output))
+            stages = [self._record("compile", "iverilog", res, "ok", duration=alone + res.duration_s)]
             with simulate.ProgramPipe(comp, work / "run") as pipe:  # removes comp: tb.v, the nonce
                 res = self._run(task, "simulate", "vvp", ["-n", simulate.PROGRAM], pipe.fifo.parent,
                                 self.limits.sim_s, file_bytes=self.limits.sim_file_bytes,
@@ -402,24 +443,30 @@ class Scorer:
                              "the testbench ended without a verdict\n" + sim_output(res.output))
         if not got.passed:
             raise self._fail("simulate", "vvp", res, "wrong-output", got.line)
+        want = self._reference_count(task, got.count)
+        if want is not None and got.count != want:
+            raise self._fail("simulate", "vvp", res, "wrong-output",
+                             f"{got.line}: the testbench's verdict counts {got.count}; with the task's reference "
+                             f"it counts {want} (the simulation ended early or ran on)")
         stages.append(self._record("simulate", "vvp", res, "ok", got.line))
         return stages
 
     # ---- the whole candidate ---------------------------------------------------------------
-    def score(self, task: Task, lang: str, source: str | None) -> CandidateResult:
+    def score(self, task: Task, lang: str, source: str | Oversized | None) -> CandidateResult:
         result = CandidateResult(task=task.name, lang=lang, result="PASS")
         why = _unreadable(source)
         if why:
-            verdict = "too-large" if source and source.strip() else "no-code"
+            verdict = "too-large" if isinstance(source, Oversized) or (source and source.strip()) else "no-code"
             result.result = verdict
             result.stages.append(StageResult(stage="read", tool="", tool_version="", ran=True,
                                              verdict=verdict, duration_s=0.0, detail=why))
             return result
-        source = as_received(source).replace("\r\n", "\n").replace("\r", "\n")
+        source = _normal(source)
         key = self._cache_key(task, lang, source)
         if key and (hit := self.cache.get(key)):
             return hit
         self._deadline.at = time.monotonic() + self.limits.total_s
+        self._deadline.reference = lang == "verilog" and source == _normal(task.text("ref.v"))
         with scratch.folder(f"bench-{task.name}-") as d, self._sandboxed(d):
             try:
                 self._pipeline(task, lang, source, d, result.stages)
@@ -428,6 +475,7 @@ class Scorer:
                 result.result = f.stage.verdict
             finally:
                 self._deadline.at = float("inf")
+                self._deadline.reference = False
         if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
             result.shadow = self.shadow_of(task, source)  # beside the result, never instead of it
         if key:
@@ -462,16 +510,52 @@ class Scorer:
             stages.append(stage)
         else:
             verilog = source
-        text = self.guarded(task, work, verilog, stages)
+        text, unread = self.guarded(task, work, verilog, stages)
         yosys = work / "front"
         (yosys / DESIGN).write_text(text)
         stages += self.yosys_checks(task, yosys)
+        if unread:  # Yosys reads what the parse of bench.judge.agree could not: checked in part only
+            raise self._fail("guard", "", None, "forbidden", f"{unread} (the scorer's parse, pyslang, cannot read "
+                             "this design whole, so it cannot check that Yosys and Icarus read it alike)")
         if task.resources is not None:
             stages.append(self.resources(task, yosys))
         stages += self.simulate(task, work, text)
 
 
-def _unreadable(source: str | None) -> str:
+def _normal(source: str) -> str:
+    return as_received(source).replace("\r\n", "\n").replace("\r", "\n")
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """A candidate file over `guard.CANDIDATE_LIMIT`, never read: its size (`read_candidate`)."""
+
+    size: int
+
+
+def read_candidate(path: Path) -> str | Oversized | None:
+    """A candidate file's text, its size measured before it is read (at most the limit and one
+    byte are ever read, whatever the file claims); None if it is not a readable regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there would block an open
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            if st.st_size > guard.CANDIDATE_LIMIT:
+                return Oversized(st.st_size)
+            data = f.read(guard.CANDIDATE_LIMIT + 1)
+        except OSError:
+            return None
+    return Oversized(len(data)) if len(data) > guard.CANDIDATE_LIMIT else data.decode("utf-8", errors="replace")
+
+
+def _unreadable(source: str | Oversized | None) -> str:
+    if isinstance(source, Oversized):
+        return f"the candidate is {source.size} bytes; the limit is {guard.CANDIDATE_LIMIT} bytes (1 MiB)"
     if source is None:
         return "no candidate file"
     if not source.strip():

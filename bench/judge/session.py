@@ -84,10 +84,13 @@ class Session:
         return Path(path).resolve().is_relative_to(self.work)
 
     def run(self, argv: list[str], cwd: Path, timeout_s: float, memory_bytes: int, file_bytes: int,
-            output_limit: int, cut_files: bool = False) -> RunResult:
+            output_limit: int, cut_files: bool = False, disk_bytes: int = 0) -> RunResult:
         """Run argv (argv[0] an absolute path) in `cwd`, a folder under the work folder. With
         `cut_files`, a file written past `file_bytes` is cut there and the tool goes on (a
-        simulation's VCD); otherwise the tool is killed (SIGXFSZ, the `file size` limit)."""
+        simulation's VCD); otherwise the tool is killed (SIGXFSZ, the `file size` limit). With
+        `disk_bytes`, the tool is also stopped (the `disk` limit) once the work folder holds more
+        than that in all, or more than `MAX_FILES` files, looked at every `WATCH_S`: a per-file
+        limit alone lets a tool write many files just under it."""
         t0 = time.perf_counter()
         why = self._cannot_run(argv[0]) or (self._start() if self.proc is None else "")
         if why:
@@ -103,10 +106,11 @@ class Session:
         except OSError:  # the driver is gone: what it said is on its stderr
             pass
         deadline = t0 + timeout_s
-        limit = self._read(out, err, deadline)
+        watch = (lambda: "disk" if over_budget(self.work, disk_bytes) else "") if disk_bytes else None
+        limit = self._read(out, err, deadline, watch)
         while not limit and not self.ready and self._line() == "ready":
             self.ready = True
-            limit = self._read(out, err, deadline)
+            limit = self._read(out, err, deadline, watch)
         if limit:
             self.close(f"the sandbox was ended when a run hit its {limit} limit")
             return finished(argv, None, out, err, time.perf_counter() - t0, limit, timeout_s, memory_bytes,
@@ -173,9 +177,9 @@ class Session:
             os.set_blocking(fd, False)
         return ""
 
-    def _read(self, out: Capture, err: Capture, deadline: float) -> str:
+    def _read(self, out: Capture, err: Capture, deadline: float, watch=None) -> str:
         return read_streams(self.proc.stdout.fileno(), self.proc.stderr.fileno(), out, err, deadline,
-                            self.channel.fileno(), self.status)
+                            self.channel.fileno(), self.status, watch)
 
     def _line(self) -> str | None:
         """The next line from the status pipe, or None if it closed without one."""
@@ -184,3 +188,30 @@ class Session:
         line, _, rest = bytes(self.status).partition(b"\n")
         self.status[:] = rest
         return line.decode("ascii", errors="replace").strip()
+
+
+MAX_FILES = 10_000  # in a candidate's work folder, all its stages' files together
+
+
+def over_budget(folder: Path, budget: int) -> bool:
+    """Whether `folder` holds more than `budget` bytes on disk (blocks, so a sparse file counts what
+    it uses) or more than MAX_FILES entries; the walk stops as soon as either is passed."""
+    used, entries = 0, 0
+    todo = [str(folder)]
+    while todo:
+        try:
+            with os.scandir(todo.pop()) as it:
+                for entry in it:
+                    entries += 1
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    used += st.st_blocks * 512
+                    if used > budget or entries > MAX_FILES:
+                        return True
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+        except OSError:
+            continue
+    return False

@@ -19,6 +19,13 @@ Every verdict string of the testbench is rewritten to carry the run's nonce (`Mi
 `Hint#<nonce>:`, `TIMEOUT#<nonce>`), and only lines with the nonce are read, so a design that
 printed `Mismatches: 0 in 1 samples` (past the guard, which allows no printing) would not pass:
 the same wall as `bench.judge.simulate`'s for `PASS`.
+
+A passing verdict also says what it counts (`Reading.count`): the samples of `Mismatches: 0 in Y
+samples` or `Total mismatched samples is 0 out of Y`, and for `Hint: No mismatched samples.`,
+which has no count, the simulation time at which it was printed (the rewrite adds `$time` to
+that line). The scorer compares it with the count of the task's reference's own run
+(`Scorer._reference_count`): a design that ends the simulation early (a `$finish` that got past
+every wall) prints a verdict with fewer samples, and fails (`wrong-output`).
 """
 
 from __future__ import annotations
@@ -37,13 +44,15 @@ HINT_LINES = 12  # of an upstream testbench's per-output hints, passed on with a
 class Reading:
     passed: bool
     line: str  # the failing verdict and its hints, or what the passing verdict said
+    count: str = ""  # what a passing upstream verdict counts: "N samples", or "time T"
 
 
 def nonced(tb: str, nonce: str, verdict: Verdict) -> str:
     """The testbench with its verdict strings carrying the nonce."""
     if verdict.style == "pass-fail":
         return simulate.nonced(tb, nonce)
-    return (tb.replace('"Mismatches: ', f'"Mismatches#{nonce}: ').replace('"Hint: ', f'"Hint#{nonce}: ')
+    return (tb.replace(f'"{NO_MISMATCH}"', f'"Hint#{nonce}: {NO_MISMATCH[6:]} (at %0t)", $time')
+            .replace('"Mismatches: ', f'"Mismatches#{nonce}: ').replace('"Hint: ', f'"Hint#{nonce}: ')
             .replace('"TIMEOUT"', f'"TIMEOUT#{nonce}"'))
 
 
@@ -57,7 +66,7 @@ def read(stdout: str, nonce: str, verdict: Verdict) -> Reading | None:
     found = _mismatches(mine) if verdict.style == "mismatches" else _hint(mine)
     if found is None:
         return None
-    errors, samples, line = found
+    errors, samples, line, count = found
     if "TIMEOUT" in mine and verdict.timeout_fails:
         return Reading(False, _with(f"{TIMEOUT} the testbench's own time limit ended the simulation before its "
                                     f"stimulus did ({line})", hints))
@@ -65,9 +74,10 @@ def read(stdout: str, nonce: str, verdict: Verdict) -> Reading | None:
         return Reading(False, _with(line, hints))
     if samples == 0:
         return Reading(False, f"{line}: the testbench compared no samples")
-    return Reading(True, line)
+    return Reading(True, line, count)
 
 
+NO_MISMATCH = "Hint: No mismatched samples."
 TIMEOUT = "TIMEOUT:"
 _CLEAN = re.compile(r"\((Mismatches: 0 in \d+ samples|Hint: No mismatched samples\.|"
                     r"Hint: Total mismatched samples is 0 out of \d+ samples\.?)\)$")
@@ -83,20 +93,23 @@ _MISMATCHES = re.compile(r"Mismatches: (\d+) in (\d+) samples")
 _TOTAL = re.compile(r"Hint: Total mismatched samples is (\d+) out of (\d+) samples\.?")
 
 
-def _mismatches(lines: list[str]) -> tuple[int, int | None, str] | None:
+_AT = re.compile(re.escape(NO_MISMATCH) + r"(?: \(at (\d+)\))?")
+
+
+def _mismatches(lines: list[str]) -> tuple[int, int | None, str, str] | None:
     for line in lines:
         if m := _MISMATCHES.fullmatch(line.strip()):
-            return int(m.group(1)), int(m.group(2)), m.group(0)
+            return int(m.group(1)), int(m.group(2)), m.group(0), f"{m.group(2)} samples"
     return None
 
 
-def _hint(lines: list[str]) -> tuple[int, int | None, str] | None:
+def _hint(lines: list[str]) -> tuple[int, int | None, str, str] | None:
     for line in lines:
         text = line.strip()
-        if text == "Hint: No mismatched samples.":
-            return 0, None, text
+        if m := _AT.fullmatch(text):
+            return 0, None, NO_MISMATCH, f"time {m.group(1)}" if m.group(1) else "no count"
         if m := _TOTAL.fullmatch(text):
-            return int(m.group(1)), int(m.group(2)), m.group(0)
+            return int(m.group(1)), int(m.group(2)), m.group(0), f"{m.group(2)} samples"
     return None
 
 

@@ -3,6 +3,11 @@
 A backend turns (system prompt, messages, task, attempt, sample, temperature, seed) into a
 `Reply`. `get_model("kind:arg")` finds the backend: `openai:MODEL` (any OpenAI-compatible
 chat-completions endpoint), `anthropic:MODEL_ID`, `scripted:FILE`, `relay:DIR`.
+
+What a server or a file sends is untrusted: every backend reads the reply's text and token counts
+through `text_of` and `count_of`, so content that is not text (a list, a number) or a count that is
+not a whole number (a string, null) is a `ModelError` naming the field, which the loop records as
+it records any model error, never a traceback.
 """
 
 from __future__ import annotations
@@ -69,6 +74,25 @@ def get_model(spec: str, base_url: str | None = None) -> Model:
     if kind not in TAKES_BASE_URL:
         raise ModelError(f"--base-url applies to openai: and anthropic: models, not {kind}:")
     return backend(arg, base_url=base_url)
+
+
+def text_of(backend: str, field: str, value) -> str:
+    """`value` if it is text, else a ModelError saying which field of the response was not."""
+    if not isinstance(value, str):
+        raise ModelError(f"{backend}: malformed response: {field} is {_shown(value)}, not text")
+    return value
+
+
+def count_of(backend: str, field: str, value) -> int:
+    """`value` if it is a token count (a whole number, at least 0), else a ModelError naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ModelError(f"{backend}: malformed response: {field} is {_shown(value)}, not a token count")
+    return value
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def approx_tokens(text: str) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from . import Message, ModelError, Reply
+from . import Message, ModelError, Reply, count_of, text_of
 from .retry import BASE_S, TRIES, Retry, retrying, status_error
 
 MAX_TOKENS = int(os.environ.get("BENCH_MAX_TOKENS", "8192"))
@@ -41,11 +41,17 @@ class AnthropicModel:
 
         def request() -> Reply:
             resp = self._call(blocks, [{"role": m.role, "content": m.content} for m in messages], extra)
-            text = "".join(getattr(b, "text", "") for b in resp.content)
+            parts = resp.content
+            if not isinstance(parts, list):
+                raise ModelError(f"{self.name}: malformed response: content is {type(parts).__name__}, not a list")
+            text = "".join(text_of(self.name, f"content[{i}].text", b.text) for i, b in enumerate(parts)
+                           if getattr(b, "type", None) == "text")
             u = resp.usage
-            read = u.cache_read_input_tokens or 0
-            write = u.cache_creation_input_tokens or 0
-            return Reply(text, u.input_tokens + read + write, u.output_tokens,
+            read = count_of(self.name, "usage.cache_read_input_tokens", getattr(u, "cache_read_input_tokens", 0) or 0)
+            write = count_of(self.name, "usage.cache_creation_input_tokens",
+                             getattr(u, "cache_creation_input_tokens", 0) or 0)
+            return Reply(text, count_of(self.name, "usage.input_tokens", getattr(u, "input_tokens", None)) + read + write,
+                         count_of(self.name, "usage.output_tokens", getattr(u, "output_tokens", None)),
                          tokens_cached=read, tokens_cache_write=write)
 
         return retrying(request, self.name, self.tries, self.base_s)

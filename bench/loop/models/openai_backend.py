@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from urllib.parse import urlparse
 
-from . import Message, ModelError, Reply, approx_tokens
+from . import Message, ModelError, Reply, approx_tokens, count_of, text_of
 from .retry import BASE_S, TRIES, Retry, retrying, status_error
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -69,14 +69,17 @@ class OpenAIModel:
             if not resp.choices:  # OpenRouter passes a provider's failure on this way
                 why = (resp.model_extra or {}).get("error")
                 raise Retry(f"the server answered without a choice{f': {why}' if why else ''}")
-            text = resp.choices[0].message.content or ""
+            content = getattr(getattr(resp.choices[0], "message", None), "content", None)
+            text = text_of(self.name, "choices[0].message.content", "" if content is None else content)
             usage = resp.usage
             if usage is None:
                 prompt = system + "".join(m.content for m in messages)
                 return Reply(text, approx_tokens(prompt), approx_tokens(text), approximate=True)
             details = getattr(usage, "prompt_tokens_details", None)
             cached = getattr(details, "cached_tokens", None) or 0
-            return Reply(text, usage.prompt_tokens, usage.completion_tokens or 0, tokens_cached=cached)
+            return Reply(text, count_of(self.name, "usage.prompt_tokens", getattr(usage, "prompt_tokens", None)),
+                         count_of(self.name, "usage.completion_tokens", getattr(usage, "completion_tokens", None)),
+                         tokens_cached=count_of(self.name, "usage.prompt_tokens_details.cached_tokens", cached))
 
         return retrying(request, f"{self.name} at {self.base_url}", self.tries, self.base_s)
 

@@ -19,6 +19,7 @@ from . import Message, ModelError, Reply, approx_tokens
 
 DEFAULT_TIMEOUT_S = float(os.environ.get("BENCH_RELAY_TIMEOUT", "3600"))
 POLL_S = 0.2
+REPLY_LIMIT = 16 * 1024**2  # bytes of one reply file: only this much is ever read
 
 
 class RelayModel:
@@ -46,6 +47,13 @@ class RelayModel:
                 raise ModelError(f"relay: no reply in {reply} after {self.timeout_s:g} s")
             time.sleep(POLL_S)
         time.sleep(POLL_S)  # let a writer that is not atomic finish
-        text = reply.read_bytes().decode("utf-8", errors="replace")
+        try:
+            with open(reply, "rb") as f:
+                data = f.read(REPLY_LIMIT + 1)
+        except OSError as e:
+            raise ModelError(f"relay: cannot read {reply}: {e.strerror or e}") from None
+        if len(data) > REPLY_LIMIT:
+            raise ModelError(f"relay: {reply} is over {REPLY_LIMIT} bytes; a reply is at most that")
+        text = data.decode("utf-8", errors="replace")
         return Reply(text, approx_tokens(system + "".join(m.content for m in messages)), approx_tokens(text),
                      approximate=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import Message, ModelError, Reply, approx_tokens
+from . import Message, ModelError, Reply, approx_tokens, text_of
 
 
 class ScriptedModel:
@@ -25,11 +25,14 @@ class ScriptedModel:
 
     def complete(self, system: str, messages: list[Message], task: str, attempt: int, *,
                  sample: int = 1, temperature: float | None = None, seed: int | None = None) -> Reply:
-        replies = self.replies.get(task, [])
+        replies = self.replies.get(task, []) if isinstance(self.replies, dict) else []
+        if not isinstance(replies, list):
+            raise ModelError(f"the script's replies for task {task!r} are not a list")
         if replies and all(isinstance(r, list) for r in replies):
             replies = replies[sample - 1] if sample <= len(replies) else []
         if attempt > len(replies):
             raise ModelError(f"the script has no reply for task {task!r}, sample {sample}, attempt {attempt}")
-        text = replies[attempt - 1]
+        text = text_of(self.name, f"the reply for task {task!r}, sample {sample}, attempt {attempt}",
+                       replies[attempt - 1])
         prompt = system + "".join(m.content for m in messages)
         return Reply(text, approx_tokens(prompt), approx_tokens(text), approximate=True)

@@ -1,0 +1,13 @@
+// Round 2, cause 1: an x made by a division by zero, with a one bit beside it: Yosys tests it true,
+// Icarus false.
+module toy(input wire clk, input wire rst, input wire en, output reg [3:0] q);
+  generate
+    if ((4'd1 / 4'd0) | 4'b0100) begin : checked
+      always @(posedge clk) q <= rst ? 4'd0 : (en ? q + 4'd1 : q);
+    end else begin : run
+      reg [3:0] held;
+      always @* if (en) held = q;
+      always @(posedge clk) q <= rst ? 4'd0 : (en ? held + 4'd1 : q);
+    end
+  endgenerate
+endmodule
