@@ -20,7 +20,7 @@ AHEAD = 3  # contexts kept ready
 
 _ready: list = []
 _cond = threading.Condition()
-_state = {"started": False, "stop": False}
+_state = {"started": False}
 
 
 def start() -> None:
@@ -30,14 +30,6 @@ def start() -> None:
             return
         _state["started"] = True
     threading.Thread(target=_fill, name="sysr-z3-contexts", daemon=True).start()
-
-
-def stop() -> None:
-    """Make no more contexts (those ready are dropped)."""
-    with _cond:
-        _state["stop"] = True
-        _ready.clear()
-        _cond.notify_all()
 
 
 def fresh():
@@ -55,12 +47,8 @@ def _fill() -> None:
     import z3
     while True:
         with _cond:
-            while len(_ready) >= AHEAD and not _state["stop"]:
+            while len(_ready) >= AHEAD:
                 _cond.wait()
-            if _state["stop"]:
-                return
         ctx = z3.Context()  # outside the lock: ctypes releases Python's lock during the call
         with _cond:
-            if _state["stop"]:
-                return
             _ready.append(ctx)
