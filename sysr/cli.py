@@ -202,15 +202,17 @@ def _json_error(args, message: str) -> None:
 
 
 def run() -> None:
-    """`main` as a command: the output flushed, then the process ends at once. Tearing down the
-    interpreter would free every z3 context and object one by one (tens of milliseconds after a
-    check, for nothing: the process is ending)."""
+    """`main` as a command. After `check`, the output is flushed and the process ends at once:
+    tearing down the interpreter would free every z3 context and object one by one (tens of
+    milliseconds, for nothing: the process is ending). Other commands end the usual way."""
     code = main()
+    if sys.argv[1:2] != ["check"]:
+        sys.exit(code)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (BrokenPipeError, ValueError, OSError):
-        code = code or 1
+    except (ValueError, OSError):  # a reader that went away, a closed stream: nothing more to say
+        pass
     os._exit(code)
 
 
