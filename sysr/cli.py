@@ -1,6 +1,7 @@
 """The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr explain CODE` and `sysr lsp`.
 
-`--top NAME` picks the top module of a file with several modules (`sysr.front.check.instances`).
+`--top NAME` picks the top module of a file with several modules (`sysr.front.check.instances`);
+`--param NAME=VALUE` sets a parameter of the top module (`sysr.front.check.params`).
 
 Exit status: 0 accepted, 1 rejected (diagnostics printed), 2 usage or internal error. Whatever
 a file holds is the design's: a file too large, not UTF-8 or past any of `sysr.limits` is
@@ -33,7 +34,7 @@ def cmd_check(args) -> int:
         portfolio.choose(args.solver)
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
-                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top)
+                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top, params=args.param)
     t0 = time.perf_counter()
     outcome = check(src.text, opts) if src.problem is None else Outcome(None, [src.problem])
     outcome.timing["total_s"] = time.perf_counter() - t0
@@ -59,7 +60,8 @@ def cmd_lower(args) -> int:
     from .lower import FormalUnsupported, lower_text
     src = read_design(args.file)
     try:
-        code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal, top=args.top)
+        code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal, top=args.top,
+                                  params=args.param)
                        if src.problem is None else (None, [src.problem]))
     except FormalUnsupported as e:
         print(f"sysr: error: {args.file}: {e}", file=sys.stderr)
@@ -103,6 +105,31 @@ TOP_HELP = ("the top module of a file with several (default: the one no other mo
             "every module is checked, the top and what it instantiates are lowered")
 
 
+PARAM_HELP = "set a parameter of the top module (§4.8); repeat for several"
+
+
+def param_value(text: str) -> tuple[str, int]:
+    """`NAME=VALUE` of `--param`: a name and a decimal, hex (`0x`) or binary (`0b`) integer."""
+    name, eq, value = text.partition("=")
+    try:
+        number = int(value.replace("_", ""), 0)
+    except ValueError:
+        number = None
+    if not eq or not name.strip() or number is None:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE with an integer VALUE (`--param W=16`), not `{text}`")
+    return name.strip().removeprefix("r#"), number
+
+
+class _Params(argparse.Action):
+    """Collects repeated `--param NAME=VALUE` into a dict (the last value of a name wins)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        params = dict(getattr(namespace, self.dest) or {})
+        name, value = values
+        params[name] = value
+        setattr(namespace, self.dest, params)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sysr", description="Check sysr designs and lower them to Verilog.")
     p.add_argument("--version", action="version", version=f"sysr {__version__}")
@@ -126,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--vcd", metavar="FILE", help="write the first counterexample trace as a VCD file")
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
     c.add_argument("--top", metavar="NAME", help=TOP_HELP)
+    c.add_argument("--param", metavar="NAME=VALUE", type=param_value, action=_Params, default={}, help=PARAM_HELP)
     c.add_argument("--solver", choices=("z3", "portfolio"), default=None,
                    help="z3 alone (the default; or SYSR_SOLVER), or Bitwuzla first for each query and z3 "
                         "for what it does not refute (needs the bitwuzla package)")
@@ -136,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("file")
     lo.add_argument("-o", "--output", metavar="OUT.v", help="write here instead of standard output")
     lo.add_argument("--top", metavar="NAME", help=TOP_HELP)
+    lo.add_argument("--param", metavar="NAME=VALUE", type=param_value, action=_Params, default={}, help=PARAM_HELP)
     lo.add_argument("--formal", action="store_true",
                     help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
                          "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")

@@ -123,6 +123,8 @@ class Instance:
     decl: S.InstDecl
     bindings: dict[str, S.Binding]  # child input port -> its binding (clock and reset included)
     child: "Design | None" = None  # the child module's design (None when it does not exist)
+    key: str = ""  # the child's design in the hierarchy: its module's name, or its binding (§4.8)
+    child_module: S.Module | None = None  # the child's module as checked (its binding's copy)
 
 
 @dataclass
@@ -147,6 +149,16 @@ class Design:
     # For each combinational output, the inputs it depends on in the same cycle (through logic
     # and instances): what a module that instantiates this one needs to find cycles.
     summary: dict[str, frozenset[str]] = field(default_factory=dict)
+    # A module with parameters (§4.8): the values of this binding, in declaration order, and
+    # the design's key (`fifo<W = 16, DEPTH = 5>`; the module's name when it has none).
+    binding: tuple[tuple[str, int], ...] = ()
+    key: str = ""
+    ints: dict[str, int] = field(default_factory=dict)  # parameters and `int` consts -> their values here
+
+    @property
+    def name(self) -> str:
+        """The design's name in the hierarchy and in messages: its binding, or its module's name."""
+        return self.key or self.module.name
 
     def ty(self, expr) -> Ty:
         return self.types[id(expr)]
@@ -163,8 +175,8 @@ class Design:
 class Hierarchy:
     """Every module of a file, checked, and which one is the top."""
     file: S.SourceFile
-    modules: dict[str, Design]  # in source order
-    top: str
+    modules: dict[str, Design]  # by `Design.name`, in source order (a module's bindings together)
+    top: str  # the top's `Design.name`
 
     @property
     def top_design(self) -> Design:
@@ -177,9 +189,9 @@ class Hierarchy:
         seen: set[str] = set()
 
         def visit(d: Design) -> None:
-            if d.module.name in seen:
+            if d.name in seen:
                 return
-            seen.add(d.module.name)
+            seen.add(d.name)
             for inst in d.instances.values():
                 if inst.child is not None:
                     visit(inst.child)

@@ -35,6 +35,7 @@ class Options:
     time_limit: float = limits.DEFAULT_TIME_LIMIT_S  # all proofs of one check
     deadline: float | None = None  # time.monotonic() at which the proofs stop; set by `check`
     top: str | None = None  # the top module (None: the one no other module instantiates)
+    params: dict[str, int] = field(default_factory=dict)  # `--param NAME=VALUE`: the top's parameters
 
 
 @dataclass
@@ -51,12 +52,13 @@ class Outcome:
         return not any(d.severity == Severity.ERROR for d in self.diagnostics)
 
 
-def analyze(text: str, top: str | None = None) -> Outcome:
-    """Parse and run the static checks (`top`: the top module's name, if not the default)."""
-    return limits.run_deep(_analyze, text, top)
+def analyze(text: str, top: str | None = None, params: dict[str, int] | None = None) -> Outcome:
+    """Parse and run the static checks (`top`: the top module's name, if not the default;
+    `params`: values of the top's parameters)."""
+    return limits.run_deep(_analyze, text, top, params)
 
 
-def _analyze(text: str, top: str | None = None) -> Outcome:
+def _analyze(text: str, top: str | None = None, params: dict[str, int] | None = None) -> Outcome:
     timing: dict[str, float] = {}
     problem = text_problem(text)
     if problem is not None:
@@ -72,7 +74,7 @@ def _analyze(text: str, top: str | None = None) -> Outcome:
     if tree is None:
         return Outcome(None, diags, timing)
     t1 = time.perf_counter()
-    checked, limit = overrun.contained("checking the design", _START, _static, tree, top)
+    checked, limit = overrun.contained("checking the design", _START, _static, tree, top, params)
     timing["static_s"] = time.perf_counter() - t1
     if limit is not None:
         return Outcome(None, [limit], timing)
@@ -82,8 +84,8 @@ def _analyze(text: str, top: str | None = None) -> Outcome:
     return Outcome(design, _dedupe(diags), timing, hierarchy=hierarchy)
 
 
-def _static(tree, top: str | None) -> tuple[Hierarchy | None, list[Diagnostic]]:
-    hierarchy, diags = check_names_types(tree, top)
+def _static(tree, top: str | None, params: dict[str, int] | None = None) -> tuple[Hierarchy | None, list[Diagnostic]]:
+    hierarchy, diags = check_names_types(tree, top, params)
     if hierarchy is not None and not any(d.code.startswith("P") for d in diags):
         diags += check_hierarchy(hierarchy)
         for d in hierarchy.bottom_up():
@@ -111,7 +113,7 @@ def check(text: str, options: Options | None = None) -> Outcome:
 
 
 def _check(text: str, options: Options) -> Outcome:
-    outcome = _analyze(text, options.top)
+    outcome = _analyze(text, options.top, options.params)
     if not outcome.accepted or outcome.design is None or not options.verify:
         return outcome
     from .smt.hier import verify_hierarchy

@@ -853,7 +853,8 @@ class ModuleParts:
             if child.has_reset:
                 binds.append(f"{child.reset[0]}: {self.reset[0]}")
             binds += [f"{v.name}: {g.expr(v.ty, g.depth, sc)}" for v in child.inputs]
-            lines.append(f"inst {name} = {child.name}({', '.join(g.ch.shuffle(binds))});")
+            params = getattr(child, "inst_params", "")  # `<W = 8>`: a binding (tests/gen_hier.py)
+            lines.append(f"inst {name} = {child.name}{params}({', '.join(g.ch.shuffle(binds))});")
             sc = sc.add(*(Val(f"{name}.{v.name}", v.ty) for v, _, _ in child.outputs))
         return lines, sc
 

@@ -16,6 +16,11 @@ that facts cross the instance boundary: a combinational `k = e;` with `ensures k
 child with a clock a registered `q <= e;` with `ensures q == prev(e);` (`e` over the child's
 inputs): the parent's proofs assume them about `u.k` and `u.q`, with the bindings for the inputs.
 
+Parameters (§4.8): now and then a child is made generic (`parameterize`): one of its widths
+becomes a parameter `W` (written `u[W]`, or an exact expression of `W` and `K` that equals it),
+set by its instances to the width it had; and now and then the top also instantiates a fixed
+generic module `pk` twice with two random bindings (`ParamChild`), whose outputs it reads.
+
 The semantics of the whole hierarchy is the evaluator's flat system (`sysr.elab.flat`), which
 the differential tests compare with Icarus on the lowered hierarchy and with z3, and with the
 top's system for its proofs (`sysr.elab.contract`).
@@ -23,7 +28,49 @@ top's system for its proofs (`sysr.elab.contract`).
 
 from __future__ import annotations
 
+import re
+
 from gen_designs import RESETS, DesignGen, Generated, ModuleParts, RandomChooser, Scope, Val
+from sysr.types import uint
+
+WIDTH_FORMS = ("W", "W + K - K", "(W * 2) / 2", "clog2(1 << W)", "(if K > 100 then 1 else W)")
+
+
+def parameterize(g: DesignGen, parts: ModuleParts, text: str) -> str:
+    """`text` (the child's module) with one of its unsigned widths made the parameter `W`; its
+    instances set `W` to that width (`parts.inst_params`), so the hierarchy means what it did."""
+    widths = sorted({int(n) for n in re.findall(r"\bu(\d+)\b", text)})
+    if not widths:
+        return text
+    n = g.ch.pick(widths)
+    form = g.ch.pick(WIDTH_FORMS)
+    k = g.ch.int(0, 9)
+    text = re.sub(rf"\bu{n}\b", f"u[{form}]", text)
+    head, rest = text.split("(", 1)
+    parts.inst_params = f"<W = {n}, K = {k}>" if g.ch.chance(0.5) else f"<K = {k}, W = {n}>"
+    return f"{head}<W: int = {g.ch.int(1, 16)}, K: int = 0>({rest}"
+
+
+class ParamChild:
+    """One binding of the generic module `pk` (`text` writes it), as `ModuleParts` shows a child
+    to the parent that instantiates it."""
+
+    def __init__(self, w: int, k: int, reset: tuple[str, str], has_reset: bool) -> None:
+        self.name, self.stateful, self.reset, self.has_reset = "pk", True, reset, has_reset
+        self.inst_params = f"<W = {w}, K = {k}>"
+        self.inputs = [Val("x", uint(w))]
+        self.outputs = [(Val("y", uint(w)), False, None), (Val("q", uint(w)), True, None)]
+
+    def text(self) -> str:
+        rst = f", {self.reset[0]}: {self.reset[1]}" if self.has_reset else ""
+        init = " = K % (M + 1)" if self.has_reset else ""
+        return (f"module pk<W: int = 4, K: int = 1>(clk: clock{rst}, x: in u[W], y: out u[W],\n"
+                f"                                  q: out reg u[W]{init}) {{\n"
+                "  const M: int = (1 << W) - 1;\n"
+                "  y = (x ^ M) + K % (M + 1);\n"
+                "  seq { q <= if x > K % (M + 1) then x - 1 else (x >> clog2(W)) + 1; }\n"
+                "  ensures y == ~x + K % (M + 1);\n"
+                "}")
 
 
 def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> str:
@@ -62,11 +109,16 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
         grand = [(f"g{i + 1}", children[-1])] if children and ch.chance(0.3) else []
         parts = ModuleParts(g, consts, fns, stateful=ch.chance(0.7) or any(c.stateful for _, c in grand),
                             reset=reset, has_reset=has_reset, children=grand)
-        items.append(add_contracts(g, parts, parts.text()))
+        text = add_contracts(g, parts, parts.text())
+        items.append(parameterize(g, parts, text) if ch.chance(0.4) else text)
         children.append(parts)
     inside = {id(c) for parts in children for _, c in parts.children}
     chosen = [c for c in children if id(c) not in inside]  # every child is instantiated somewhere
     chosen += [ch.pick(children) for _ in range(ch.int(0, 2))]
+    if ch.chance(0.4):  # two bindings of one generic module
+        pks = [ParamChild(w, ch.int(0, 20), reset, has_reset) for w in (ch.int(1, 8), ch.int(1, 12))]
+        items.append(pks[0].text())
+        chosen += pks
     insts = [(f"u{k + 1}", c) for k, c in enumerate(ch.shuffle(chosen))]
     g.module_name = module
     top = ModuleParts(g, consts, fns, stateful=True, reset=reset, has_reset=has_reset, children=insts)

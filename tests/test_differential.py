@@ -359,9 +359,11 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimC
         verilog = corrupt(verilog)
     verilog, n = re.subn(rf"\bmodule\s+{re.escape(d.module.name)}\b", f"module {d.module.name}_d{key}", verilog, 1)
     assert n == 1, "no module header in the lowered Verilog:\n" + verilog
+    from sysr.lower.instances import module_names
+    vnames = module_names(prep.hierarchy) if prep.hierarchy else {}
     for child in (prep.hierarchy.reachable()[1:] if prep.hierarchy else ()):  # one copy of each per case
-        name = re.escape(child.module.name)
-        verilog = re.sub(rf"^(module\s+|\s+){name}(?= )", rf"\g<1>{child.module.name}_d{key}", verilog, flags=re.M)
+        vname = vnames[child.name]  # a binding of a module with parameters: `pk__W12_K4` (§8)
+        verilog = re.sub(rf"^(module\s+|\s+){re.escape(vname)}(?= )", rf"\g<1>{vname}_d{key}", verilog, flags=re.M)
     ports = [(p.name, p.kind, 1 if p.kind == "clock" else d.signals[p.name].ty.width) for p in d.module.ports]
     prelim = dict(prep.inputs[0])
     if d.reset is not None:
@@ -375,7 +377,7 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimC
 @dataclass(frozen=True)
 class Placed:
     """Where a source signal is in the lowered Verilog: its path below the top (`u1.count`,
-    `u1.g1.acc`), and the module that declares it (the source's name)."""
+    `u1.g1.acc`), and the module that declares it (its Verilog name: a binding's, §8)."""
     path: str
     module: str
     sig: object  # its `sysr.model.Signal` in that module
@@ -389,16 +391,19 @@ class Placed:
 def verilog_paths(parts: list) -> dict[str, Placed]:
     """Every lowered signal of the top and, through the instances, of every module below it,
     under its name in the flat system (`u1.g1.acc`), from each module's lowering."""
-    by_module = {m.d.module.name: m for m in parts}
+    by_module = {m.d.name: m for m in parts}  # a binding of a module with parameters is a module of its own
+
+    def vname(m) -> str:
+        return m.verilog_modules[m.d.name]
     out = {}
 
     def walk(m, prefix: str, path: str) -> None:
-        out.update({prefix + s.name: Placed(path + m.name(s), m.d.module.name, s) for s in m.signals})
+        out.update({prefix + s.name: Placed(path + m.name(s), vname(m), s) for s in m.signals})
         for inst in m.d.instances.values():
-            walk(by_module[inst.module], f"{prefix}{inst.name}.", f"{path}{m.names[('inst', inst.name)]}.")
+            walk(by_module[inst.key], f"{prefix}{inst.name}.", f"{path}{m.names[('inst', inst.name)]}.")
             for port in m.output_ports(inst):
                 key = f"{inst.name}.{port.name}"
-                wire = Placed(path + m.names[("sig", key)], m.d.module.name, out[prefix + key].sig)
+                wire = Placed(path + m.names[("sig", key)], vname(m), out[prefix + key].sig)
                 out[prefix + key] = replace(out[prefix + key], wire=wire)
     walk(parts[0], "", "")
     return out

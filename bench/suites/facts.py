@@ -10,12 +10,17 @@ One sandboxed Yosys run per reference (`read_verilog -sv`, then `proc; flatten; 
   ports the reset signal is computed from, as in `reset || count == 9`), and what a sysr design
   cannot have at all (latches, flip-flops with an asynchronous set or load).
 
+The top's integer parameters with their defaults (`#(parameter WIDTH = 8)`, in the order the
+header declares them), and which ports are declared `[P-1:0]` with one of them, so that the stub
+has them too (`module TopModule<WIDTH: int = 8>(wdata: in u[WIDTH], ...)`, §4.8 of the reference).
+
 `bench.suites.stub` turns these facts into a sysr stub or the reason there is none.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +73,8 @@ class Facts:
     internal_async: bool = False
     sync_resets: dict[str, set[bool | None]] = field(default_factory=dict)  # port -> polarities (None: in logic)
     odd: set[str] = field(default_factory=set)  # what sysr cannot write (latches, async set or load)
+    params: dict[str, int] = field(default_factory=dict)  # the top's integer parameters, declared order
+    param_widths: dict[str, str] = field(default_factory=dict)  # port -> parameter P of its `[P-1:0]`
 
     @property
     def flops(self) -> bool:
@@ -89,10 +96,12 @@ def of_reference(verilog: str, timeout_s: float = YOSYS_S) -> Facts:
         if not (work / "ports.json").is_file():
             facts.error = _why(res)
             return facts
-        facts.ports = ports_of(json.loads((work / "ports.json").read_text()), TOP)
+        read = json.loads((work / "ports.json").read_text())
+        facts.ports = ports_of(read, TOP)
         if facts.ports is None:
             facts.error = f"the reference has no module {TOP}"
             return facts
+        facts.params, facts.param_widths = parameters_of(read["modules"][TOP], verilog)
         if not (work / "logic.json").is_file():
             facts.error = _why(res)
             return facts
@@ -134,6 +143,32 @@ def ports_of(data: dict, top: str) -> list[Port] | None:
         return None
     return [Port(name, p["direction"], len(p["bits"]), int(p.get("offset", 0)), bool(p.get("upto", 0)),
                  bool(p.get("signed", 0))) for name, p in mod["ports"].items()]
+
+
+_HEADER = re.compile(rf"\bmodule\s+{TOP}\b(.*?)\)\s*;", re.S)
+_PARAM = re.compile(r"\b(?:parameter|localparam)\b(?:\s+(?:integer|int|signed|unsigned))?\s+(\w+)\s*=")
+_WIDE_PORT = re.compile(r"\b(?:input|output)\b(?:\s+(?:wire|reg|logic))?\s*\[\s*(\w+)\s*-\s*1\s*:\s*0\s*\]"
+                        r"\s*(\w+(?:\s*,\s*(?!input\b|output\b|inout\b)\w+)*)")
+
+
+def parameters_of(module: dict, verilog: str) -> tuple[dict[str, int], dict[str, str]]:
+    """The integer parameters of the top with their defaults (as `write_json` gives them before
+    elaboration), in the header's order, and the ports whose range is `[P-1:0]` for one of them."""
+    values = {}
+    for name, value in module.get("parameter_default_values", {}).items():
+        try:
+            values[name] = int(value, 2) if isinstance(value, str) and set(value) <= {"0", "1"} else int(value)
+        except (TypeError, ValueError):
+            continue  # a string or real parameter: sysr has none
+    m = _HEADER.search(verilog)
+    header = m.group(1) if m else ""
+    order = [n for n in dict.fromkeys(_PARAM.findall(header)) if n in values]
+    params = {n: values[n] for n in order + sorted(set(values) - set(order))}
+    widths = {}
+    for p, names in _WIDE_PORT.findall(header):
+        if p in params:
+            widths.update({n.strip(): p for n in names.split(",")})
+    return params, widths
 
 
 def _param(cell: dict, name: str, default: int = 1) -> int:

@@ -13,6 +13,10 @@ The ports keep their names, directions, widths and order. A 1-bit input port is
   is never less than `in bool` would allow;
 - else `in bool`. Other ports are `in uN`/`sN` and `out uN`/`sN` (`bool` for one bit).
 
+The reference's integer parameters become the stub's, with the same defaults
+(`module TopModule<WIDTH: int = 8, DEPTH: int = 16>`), and a port declared `[WIDTH-1:0]` is
+`u[WIDTH]`; the stub is checked with the defaults, as a testbench that sets none uses them.
+
 Every output is driven by one hole (`y = ?y;`). A stub is kept only if `sysr check`'s static
 checks give it hole errors (H001) and nothing else, and its ports, holes filled, lower to exactly
 iface.v's ports. What sysr cannot express (a falling-edge or second clock, a clock computed
@@ -44,7 +48,7 @@ def stub(facts: Facts, title: str) -> tuple[str | None, str]:
     kinds, why = port_kinds(facts)
     if why:
         return None, why
-    text = render(facts.ports, kinds, title)
+    text = render(facts.ports, kinds, title, facts.params, facts.param_widths)
     why = check(text, facts.ports)
     return (None, why) if why else (text, "")
 
@@ -100,14 +104,19 @@ def port_kinds(facts: Facts) -> tuple[dict[str, str], str]:
     return kinds, ""
 
 
-def render(ports: list[Port], kinds: dict[str, str], title: str) -> str:
+def render(ports: list[Port], kinds: dict[str, str], title: str, params: dict[str, int] | None = None,
+           param_widths: dict[str, str] | None = None) -> str:
     decls, holes, notes = [], [], []
+    params, param_widths = params or {}, param_widths or {}
     for p in ports:
         name = written(p.name)
         if p.name in kinds:
             decls.append(f"{name}: {kinds[p.name]}")
             continue
         ty = "bool" if p.width == 1 and not p.signed else f"{'s' if p.signed else 'u'}{p.width}"
+        wide = param_widths.get(p.name)
+        if wide is not None and params.get(wide) == p.width and not (p.offset or p.upto):
+            ty = f"{'s' if p.signed else 'u'}[{written(wide)}]"  # `[WIDTH-1:0]` in the reference
         if p.direction == "input":
             decls.append(f"{name}: in {ty}")
         else:
@@ -116,7 +125,8 @@ def render(ports: list[Port], kinds: dict[str, str], title: str) -> str:
         if p.offset or p.upto:
             lsb = p.offset if not p.upto else p.offset + p.width - 1
             notes.append(f"// `{p.name}` is declared {p.range} in the Verilog: its bit 0 here is {p.name}[{lsb}]")
-    head = "module TopModule(" + ",\n                 ".join(_lines(decls)) + ") {"
+    generic = f"<{', '.join(f'{written(n)}: int = {v}' for n, v in params.items())}>" if params else ""
+    head = f"module TopModule{generic}(" + ",\n                 ".join(_lines(decls)) + ") {"
     return "\n".join([f"// {title}", "// One hole per output: replace each, keep the ports as they are.", *notes,
                       head, *holes, "}", ""])
 

@@ -10,7 +10,8 @@ does not accept. The component is Amaranth logic built from the elaborated desig
 `sysr.amaranth.component` for how the clock, the reset and names map; `exprs` and `arrays`
 for operators and memories), so Amaranth's simulator runs it and Amaranth's back ends
 (`amaranth.back.rtlil`, `amaranth.back.verilog`) emit it. A construct the back end cannot
-build raises `Unsupported`; it never builds a different circuit.
+build raises `Unsupported`; it never builds a different circuit. `params` sets the top
+module's parameters (§4.8 of the reference, as `--param` does): the component is that binding.
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ class Rejected(Exception):
 
 
 def load(path, *, verify: bool = True, options: Options | None = None, reset: str = "domain",
-         domain: str = "sync") -> SysrComponent:
+         domain: str = "sync", params: dict[str, int] | None = None) -> SysrComponent:
     """The design in file `path` as a component (see `from_text`)."""
     p = Path(path)
     return from_text(p.read_text(encoding="utf-8"), filename=str(path), verify=verify, options=options,
-                     reset=reset, domain=domain)
+                     reset=reset, domain=domain, params=params)
 
 
 def from_text(text: str, *, filename: str = "<text>", verify: bool = True, options: Options | None = None,
-              reset: str = "domain", domain: str = "sync") -> SysrComponent:
+              reset: str = "domain", domain: str = "sync", params: dict[str, int] | None = None) -> SysrComponent:
     """Check the design (`verify=False`: the static checks only, no proofs) and build it.
 
     `reset` is "domain" (the design's reset is the clock domain's) or "port" (it stays a
@@ -56,9 +57,10 @@ def from_text(text: str, *, filename: str = "<text>", verify: bool = True, optio
         raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
     if verify:
         opts = options or Options()
-        outcome = check(text, Options(opts.depth, opts.induction, opts.timeout, True))
+        outcome = check(text, Options(opts.depth, opts.induction, opts.timeout, True, top=opts.top,
+                                      params=dict(params or opts.params)))
     else:
-        outcome = analyze(text)
+        outcome = analyze(text, options.top if options else None, params)
     if not outcome.accepted or outcome.design is None:
         raise Rejected(filename, text, outcome.diagnostics)
     return SysrComponent(outcome.design, reset=reset, domain=domain)

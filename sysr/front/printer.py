@@ -153,7 +153,19 @@ _EXPR = {
 
 
 def type_ref(t: S.TypeRef) -> str:
+    if getattr(t, "width", None) is not None:
+        return f"{t.name}[{expr(t.width)}]"
     return _written(t.name)
+
+
+def _angle(parts: list[str]) -> str:
+    """`<...>` after a module's name: parameters or their values (each at the level of `|`, §4.8)."""
+    return f"<{', '.join(parts)}>" if parts else ""
+
+
+def _module_params(m: S.Module) -> str:
+    return _angle([f"{_written(p.name)}: {type_ref(p.ty)}" + (f" = {expr(p.default, BOR)}" if p.default is not None
+                                                              else "") for p in getattr(m, "params", ())])
 
 
 # ---- statements ----------------------------------------------------------------------------
@@ -280,7 +292,8 @@ def module_item(it, depth: int) -> list[str]:
 def _instance(it: S.InstDecl, pad: str) -> list[str]:
     """`inst u = m(a: x, b: y);` on one line, or one binding a line when that is too long."""
     binds = [f"{_written(b.port)}: {expr(b.value)}" for b in it.bindings]
-    head = f"inst {_written(it.name)} = {_written(it.module)}("
+    values = _angle([f"{_written(p.name)} = {expr(p.value, BOR)}" for p in getattr(it, "params", ())])
+    head = f"inst {_written(it.name)} = {_written(it.module)}{values}("
     one_line = f"{head}{', '.join(binds)});"
     if len(pad + one_line) <= WIDTH and "\n" not in one_line:
         return [pad + one_line]
@@ -310,7 +323,8 @@ def item(it) -> list[str]:
         return lines + _put(INDENT, expr(it.body)) + ["}"]
     if isinstance(it, S.Module):
         ports = ",\n".join(INDENT * 2 + port(p) for p in it.ports)
-        head = f"module {_written(it.name)}(\n{ports}\n) {{" if it.ports else f"module {_written(it.name)}() {{"
+        name = _written(it.name) + _module_params(it)
+        head = f"module {name}(\n{ports}\n) {{" if it.ports else f"module {name}() {{"
         lines = [head]
         for m in it.items:
             lines += module_item(m, 1)

@@ -53,8 +53,9 @@ def _node(cls):
 
 @_node
 class TypeRef:
-    name: str  # "bool", "u8", "s4", or an enum name
+    name: str  # "bool", "u8", "s4", "int", an enum name, or "u"/"s" with a `width`
     span: Span
+    width: "Expr | None" = None  # `u[W]`: the width's expression (replaced by its value per binding)
 
 
 # ---- expressions -----------------------------------------------------------------------
@@ -65,6 +66,8 @@ class IntLit:
     suffix: str | None  # "u8", "s5" or None
     text: str
     span: Span
+    # A literal that stands for a folded constant of parameters (`DEPTH - 1`, §4.8): its text.
+    origin: str | None = None
 
 
 @_node
@@ -407,17 +410,37 @@ class Binding:
 
 
 @_node
+class ParamSet:
+    """`NAME = value` between `<` and `>` in an instance: a parameter of the child."""
+    name: str
+    value: "Expr"
+    span: Span
+    name_span: Span
+
+
+@_node
 class InstDecl:
-    """`inst NAME = MODULE(port: expr, ...);`"""
+    """`inst NAME = MODULE<P = v, ...>(port: expr, ...);`"""
     name: str
     module: str
     bindings: tuple[Binding, ...]
     span: Span
     name_span: Span
     module_span: Span
+    params: tuple[ParamSet, ...] = ()
 
 
 ModuleItem = Union[RegDecl, WireDecl, ModAssign, CombBlock, SeqBlock, Spec, ConstDecl, InstDecl]
+
+
+@_node
+class ModParam:
+    """`NAME: int = default` between `<` and `>` after a module's name (§4.8)."""
+    name: str
+    ty: TypeRef
+    default: "Expr | None"
+    span: Span
+    name_span: Span
 
 
 @_node
@@ -427,6 +450,7 @@ class Module:
     items: tuple[ModuleItem, ...]
     span: Span
     name_span: Span
+    params: tuple[ModParam, ...] = ()
 
 
 Item = Union[ConstDecl, EnumDecl, FnDecl, Module]

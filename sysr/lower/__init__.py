@@ -26,16 +26,18 @@ __all__ = ["lower", "lower_hierarchy", "lower_formal", "lower_formal_hierarchy",
            "FormalUnsupported", "VERILOG_KEYWORDS"]
 
 
-def lower_text(text: str, filename: str, formal: bool = False,
-               top: str | None = None) -> tuple[str | None, list[Diagnostic]]:
+def lower_text(text: str, filename: str, formal: bool = False, top: str | None = None,
+               params: dict[str, int] | None = None) -> tuple[str | None, list[Diagnostic]]:
     """(Verilog text, diagnostics); the text is None when the design has an error. With `formal`,
     the text also has the properties for Yosys' formal flow (`sysr.lower.formal`). `top` names
-    the top module (default: the one no other module instantiates)."""
-    return limits.run_deep(_lower_text, text, filename, formal, top)
+    the top module (default: the one no other module instantiates); `params` sets the top's
+    parameters (§4.8)."""
+    return limits.run_deep(_lower_text, text, filename, formal, top, params)
 
 
-def _lower_text(text: str, filename: str, formal: bool, top: str | None) -> tuple[str | None, list[Diagnostic]]:
-    outcome = analyze(text, top)
+def _lower_text(text: str, filename: str, formal: bool, top: str | None,
+                params: dict[str, int] | None = None) -> tuple[str | None, list[Diagnostic]]:
+    outcome = analyze(text, top, params)
     if not outcome.accepted or outcome.design is None:
         return None, outcome.diagnostics
     span = outcome.design.module.name_span

@@ -16,6 +16,8 @@ Each output `u.y` is a wire `u_y`; an input bound to a name or a constant is con
 directly, any other binding goes through a wire `u_x` driven by an `assign` just above the
 instance. These names are handed out after the source's (a clash gets `_1`, ...), so they stay
 readable and stable; module names are the source's, escaped where they are Verilog keywords.
+A binding of a module with parameters (§4.8) is a module of its own, named after the module
+and the binding (`fifo<W = 16, DEPTH = 5>` is `fifo__W16_DEPTH5`); the top keeps its name.
 """
 
 from __future__ import annotations
@@ -27,9 +29,18 @@ from .names import Names, source_names
 
 
 def module_names(h: Hierarchy) -> dict[str, str]:
-    """The Verilog name of every module lowered: its own, escaped and made unique."""
+    """The Verilog name of every module lowered (by `Design.name`): its own or its binding's,
+    escaped and made unique."""
     names = Names()
-    return {d.module.name: names.claim(("module", d.module.name), d.module.name) for d in h.reachable()}
+    return {d.name: names.claim(("module", d.name), verilog_base(d, i == 0)) for i, d in enumerate(h.reachable())}
+
+
+def verilog_base(d: Design, top: bool) -> str:
+    """`fifo__W16_DEPTH5` for a binding (a negative value as `m3`); the module's name for the top
+    and for a module without parameters."""
+    if not d.binding or top:
+        return d.module.name
+    return d.module.name + "__" + "_".join(f"{p}{v}" if v >= 0 else f"{p}m{-v}" for p, v in d.binding)
 
 
 class InstanceLowering:
@@ -87,8 +98,8 @@ class InstanceLowering:
             wires.append(f"wire {_range(width)}{wire};")
             assigns.append(f"assign {wire} = {v.rhs};")
             conns.append((port, wire))
-        module = self.verilog_modules.get(inst.module, inst.module)
-        lines = [f"// `{inst.name}`: an instance of `{inst.module}`"] + wires + assigns
+        module = self.verilog_modules.get(inst.key, inst.module)
+        lines = [f"// `{inst.name}`: an instance of `{inst.key or inst.module}`"] + wires + assigns
         lines.append(f"{module} {self.names[('inst', inst.name)]} (")
         lines += [f"  .{port}({value})" + ("," if i < len(conns) - 1 else "") for i, (port, value) in enumerate(conns)]
         return self.named(lines + [");"])

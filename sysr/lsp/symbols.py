@@ -6,6 +6,9 @@ call, an enum variant or type) and says what it refers to, with its type, width 
 is declared. The language server turns that into hover text and go-to-definition. In a file
 with several modules it asks `design_at` which module the position is in; an instance's output
 `u.y` is declared at the child's port, and the module of `inst u = m(...)` at `module m`.
+A parameter (§4.8), an `int` const and a parameter set by an instance (`fifo<W = 16>`) are
+found in the module as written (the checked module is a binding's copy, with them replaced by
+their values) and shown with their value in the binding `design_at` chose.
 
 A raw identifier (`r#match`) is the name `match`: its span covers the `r#` too, and the hover
 text writes a name that is a keyword as the source must (`r#match`, as diagnostics do). The
@@ -68,8 +71,11 @@ def symbol_at(d: Design, line: int, column: int, text: str = "") -> Symbol | Non
     items beside the modules. `text` is the source `d` was checked from (without it, a raw fn
     parameter or variant name is taken as written plain)."""
     head = Heads(text)
+    found = param_at(d, line, column)
+    if found is not None:
+        return found
     best: tuple[S.Span, object] | None = None
-    own = [i for i in d.file.items if not isinstance(i, S.Module) or i is d.module]
+    own = [i for i in d.file.items if not isinstance(i, S.Module)] + [d.module]
     for n in (x for item in own for x in nodes(item)):
         span = name_span(n, head)
         if span is not None and contains(span, line, column) and (best is None or size(span) < size(best[0])):
@@ -108,6 +114,53 @@ def name_span(n, head: Heads) -> S.Span | None:
     if isinstance(n, S.InstDecl):
         return n.module_span
     return None
+
+
+# ---- parameters and `int` consts -------------------------------------------------------------
+
+def source_module(d: Design) -> S.Module:
+    """`d`'s module as written (a binding's design holds a copy with its parameters replaced)."""
+    return next((i for i in d.file.items if isinstance(i, S.Module) and i.name == d.module.name), d.module)
+
+
+def param_at(d: Design, line: int, column: int) -> Symbol | None:
+    """A parameter or `int` const at (line, column): its use, its declaration, or an instance's
+    setting of a child's parameter; None when the position holds none of them."""
+    m = source_module(d)
+    ints = [i for i in d.file.items if isinstance(i, S.ConstDecl) and i.ty.name == "int"]
+    best: tuple[S.Span, Symbol] | None = None
+    for n in (x for root in ints + [m] for x in nodes(root)):
+        sym = None
+        if isinstance(n, S.Name) and n.name in d.ints and contains(n.span, line, column):
+            sym = int_symbol(d, m, n.name, n.span)
+        elif isinstance(n, (S.ModParam, S.ConstDecl)) and n.name in d.ints and contains(n.name_span, line, column):
+            sym = int_symbol(d, m, n.name, n.name_span)
+        elif isinstance(n, S.InstDecl):
+            sym = next((child_param(d, n, p) for p in n.params if contains(p.name_span, line, column)), None)
+        if sym is not None and (best is None or size(sym.span) < size(best[0])):
+            best = (sym.span, sym)
+    return best[1] if best else None
+
+
+def int_symbol(d: Design, m: S.Module, name: str, span: S.Span) -> Symbol:
+    param = next((p for p in m.params if p.name == name), None)
+    decl = param or next((i for i in list(d.file.items) + list(m.items)
+                          if isinstance(i, S.ConstDecl) and i.name == name), None)
+    what = "parameter" if param is not None else "`int` const"
+    where = f" in `{d.name}`" if d.binding else ""
+    return Symbol(name, span, f"{what} `{W(name)}`: `int` = {d.ints[name]}{where}",
+                  decl.name_span if decl is not None else None)
+
+
+def child_param(d: Design, n: S.InstDecl, p: S.ParamSet) -> Symbol | None:
+    """`W` in `inst u = fifo<W = 16>(...)`: the child's parameter, with the value it gets here."""
+    inst = d.instances.get(n.name)
+    if inst is None or inst.child is None or p.name not in inst.child.ints:
+        return None
+    decl = next((q for q in source_module(inst.child).params if q.name == p.name), None)
+    return Symbol(p.name, p.name_span, f"parameter `{W(p.name)}` of `{W(n.module)}`: `int` = "
+                                       f"{inst.child.ints[p.name]} in `{inst.child.name}`",
+                  decl.name_span if decl is not None else None)
 
 
 # ---- what a node names --------------------------------------------------------------------
@@ -156,7 +209,7 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
         if inst is None or inst.child is None:
             return None
         ports = ", ".join(f"`{W(p.name)}`" for p in inst.child.ports)
-        return Symbol(n.module, span, f"module `{W(n.module)}`: {ports}", inst.child.module.name_span)
+        return Symbol(n.module, span, f"module `{W(inst.child.name)}`: {ports}", inst.child.module.name_span)
     return None
 
 

@@ -42,9 +42,25 @@ def verify_hierarchy(h: Hierarchy, options, source: str = "") -> tuple[list, lis
         for d in h.modules.values():
             prover = InstanceProver(d, options, source) if d.instances else Prover(d, options, source)
             got, json = prover.run()
+            if d.binding:
+                note = binding_note(h, d)
+                got = [replace(g, notes=(note,) + g.notes) for g in got]
             diags += got
-            props += [{**p, "module": d.module.name} for p in json] if several else json
+            props += [{**p, "module": d.name} for p in json] if several else json
     return diags, props
+
+
+def binding_note(h: Hierarchy, d: Design) -> str:
+    """`in `fifo<W = 16>` (instances `a` and `b` of `top`)`: which binding of a module with
+    parameters a diagnostic is about, and where the design uses it."""
+    users = [f"`{S.written(i.name)}` of `{p.name}`" for p in h.modules.values() for i in p.instances.values()
+             if i.child is d]
+    where = ""
+    if users:
+        where = f" (instance{'s' if len(users) > 1 else ''} {', '.join(users[:4])}{', ...' if len(users) > 4 else ''})"
+    elif d.name == h.top:
+        where = " (the top module)"
+    return f"in `{d.name}`{where}"
 
 
 def _source(system: E.System, name: str) -> str:

@@ -23,6 +23,8 @@ class Declarations(CheckerBase):
 
     # ---- types -----------------------------------------------------------------------
     def resolve_type(self, t: S.TypeRef) -> Ty | None:
+        if t.width is not None:
+            return None  # `u[e]` left as written: its width was not a constant, already reported
         parsed = parse_int_type(t.name)
         if parsed is not None:
             signed, width = parsed
@@ -33,6 +35,9 @@ class Declarations(CheckerBase):
         if t.name in self.enums:
             return self.enums[t.name].ty
         notes = ["types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums"]
+        if t.name == "int":
+            notes = ["`int` is the type of module parameters and `int` consts only (§4.8); a signal has a "
+                     "width: `u32`, or `u[W]` with a parameter `W`"]
         if t.name in ("clock",) + S.RESET_KINDS:
             notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
         other = _foreign_type(t.name)

@@ -29,6 +29,10 @@ class Expressions(CheckerBase):
                 return None
             ty = sint(width) if signed else uint(width)
         if ty is None:
+            if lit.origin is not None:
+                self.err("T003", f"`{lit.origin}` ({lit.text} here) needs a type here", lit.span,
+                         f"give it one: `{lit.origin} as u8` (§4.8)")
+                return None
             self.err("T003", f"the literal `{lit.text}` needs a type here", lit.span,
                      f"give it a suffix, e.g. `{lit.text}u8`")
             return None
@@ -37,7 +41,12 @@ class Expressions(CheckerBase):
                      f"write a variant, `{S.written(ty.enum)}::NAME`")
             return None
         value = -lit.value if negated else lit.value
-        if not fits(value, ty, lit.text.startswith(("0x", "0b"))):
+        if lit.origin is not None and not fits(value, ty):
+            self.err("T002", f"`{lit.origin}` is {value} here, which does not fit in `{ty}`", lit.span,
+                     self._range_note(ty), "a parameter takes its type from the context, like a literal (§4.8): "
+                     "compare with a value that fits (`i <= DEPTH - 1` rather than `i < DEPTH`), or widen the "
+                     "other side (`i as u[AW + 1] < DEPTH`)")
+        elif not fits(value, ty, lit.text.startswith(("0x", "0b"))):
             self.err("T002", f"the literal `{'-' if negated else ''}{lit.text}` does not fit in `{ty}`", lit.span,
                      self._range_note(ty))
         self.types[id(lit)] = ty
@@ -334,6 +343,11 @@ class Expressions(CheckerBase):
         total = 0
         ok = True
         for p in e.parts:
+            if isinstance(p, S.IntLit) and p.suffix is None and p.origin is not None:
+                self.err("T003", f"`{p.origin}` ({p.text} here) in a concatenation needs a width", p.span,
+                         f"give it one: `{p.origin} as u8` (§4.8)")
+                ok = False
+                continue
             if isinstance(p, S.IntLit) and p.suffix is None:
                 self.err("T003", f"the literal `{p.text}` in a concatenation needs a width", p.span,
                          f"write e.g. `{p.text}u4`")

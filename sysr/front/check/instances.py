@@ -53,8 +53,8 @@ class Instances(CheckerBase):
         return out
 
     def module_signatures(self, modules: list[S.Module]) -> None:
-        """The type of every port of every module (None for the clock and where it has an error)."""
-        self.port_types: dict[int, Ty | None] = {}
+        """The type of every port of these modules, or of their bindings' copies (None for the clock
+        and where it has an error), before their bodies are checked."""
         for m in modules:
             for p in m.ports:
                 ty = BOOL if p.kind in S.RESET_KINDS else None
@@ -87,7 +87,14 @@ class Instances(CheckerBase):
                      "an instance names a module of the same file: `inst NAME = MODULE(port: expr, ...);`")
             self.broken_signals.add(name)  # its outputs' reads are not checked
             return
-        inst = Instance(name, item.module, item, {})
+        given = self.inst_params(item)
+        binding = self.binding(child, given, item.module_span, f"instance `{S.written(name)}`") \
+            if given is not None else None
+        if binding is None:
+            self.broken_signals.add(name)  # reported: its outputs' reads are not checked
+            return
+        child, key = self.bind(child, binding)
+        inst = Instance(name, item.module, item, {}, key=key, child_module=child)
         self.instances[name] = inst
         self.count_instance(item)
         ports = {p.name: p for p in child.ports}
@@ -139,8 +146,7 @@ class Instances(CheckerBase):
                 if not isinstance(b.value, S.Name):
                     self.expr(b.value, Ctx("logic"), None, quiet_literal=True)
             return
-        child = self.module_asts[item.module]
-        ports = {p.name: p for p in child.ports}
+        ports = {p.name: p for p in inst.child_module.ports}
         for port, b in inst.bindings.items():
             p = ports[port]
             if p.kind == "clock":
@@ -235,16 +241,32 @@ class Instances(CheckerBase):
         return sig.ty
 
     # ---- the hierarchy -------------------------------------------------------------------
+    @staticmethod
+    def _module_graph(modules: list[S.Module]) -> dict[str, set[str]]:
+        names = {m.name for m in modules}
+        return {m.name: {i.module for i in m.items if isinstance(i, S.InstDecl) and i.module in names}
+                for m in modules}
+
+    def cyclic_modules(self, modules: list[S.Module]) -> set[str]:
+        """The modules on a cycle of instances, by name: each is checked in one binding only, so
+        that a cycle through changing parameter values cannot go on for ever (it is A012)."""
+        graph = self._module_graph(modules)
+        return {n for comp in _components(graph) if len(comp) > 1 or comp[0] in graph[comp[0]] for n in comp}
+
     def recursion(self, designs: dict) -> set[str]:
-        """A012 for every module that contains itself through its instances; their names."""
-        graph = {name: {i.module for i in d.instances.values() if i.module in designs}
-                 for name, d in designs.items()}
+        """A012 for every module that contains itself through its instances; the designs' names."""
+        first: dict[str, object] = {}
+        for d in designs.values():
+            first.setdefault(d.module.name, d)
+        graph: dict[str, set[str]] = {name: set() for name in first}
+        for d in designs.values():
+            graph[d.module.name] |= {i.module for i in d.instances.values() if i.module in first}
         looping: set[str] = set()
         for comp in _components(graph):
             if len(comp) > 1 or comp[0] in graph[comp[0]]:
                 looping |= set(comp)
         reported: set[str] = set()
-        for name, d in designs.items():
+        for name, d in first.items():
             if name not in looping or name in reported:
                 continue
             cycle = _call_cycle(name, graph)
@@ -253,7 +275,7 @@ class Instances(CheckerBase):
             path = " -> ".join(S.written(n) for n in cycle + [name])
             self.err("A012", f"module `{S.written(name)}` contains itself through its instances ({path})",
                      inst.decl.module_span, "a module cannot be part of itself: break the cycle")
-        return looping
+        return {key for key, d in designs.items() if d.module.name in looping}
 
     def depth(self, designs: dict, looping: set[str]) -> None:
         """L010 when instances nest more than `limits.MAX_HIERARCHY_DEPTH` levels."""
@@ -262,26 +284,27 @@ class Instances(CheckerBase):
         def levels(name: str) -> int:
             if name not in memo:
                 memo[name] = 1  # (a module on a cycle: reported as A012)
-                kids = [i.module for i in designs[name].instances.values() if i.module in designs]
+                kids = [i.key for i in designs[name].instances.values() if i.key in designs]
                 memo[name] = 1 + max((levels(k) for k in kids if k not in looping), default=0)
             return memo[name]
 
         for name, d in designs.items():
             if name not in looping and levels(name) > limits.MAX_HIERARCHY_DEPTH:
                 raise overrun.exceeded("L010", f"instances nest more than {limits.MAX_HIERARCHY_DEPTH} modules "
-                                               f"deep under `{S.written(name)}`", d.module.name_span,
+                                               f"deep under `{S.written(d.module.name)}`", d.module.name_span,
                                        "flatten some levels: put small modules' logic into their parents")
 
-    def choose_top(self, modules: list[S.Module], designs: dict, top: str | None) -> str | None:
-        """The top module: `top` when given, else the one module no other module instantiates (P005
-        when there is none or more than one). None when there is no top."""
+    def choose_top(self, modules: list[S.Module], top: str | None) -> str | None:
+        """The top module's name: `top` when given, else the one module no other module
+        instantiates (P005 when there is none or more than one). None when there is no top."""
         if top is not None:
-            if top in designs:
+            if top in self.module_asts:
                 return top
             self.err("P005", f"the file has no module `{S.written(top)}` (the top module asked for)",
                      modules[0].name_span, f"its modules: {', '.join(f'`{S.written(m.name)}`' for m in modules)}")
             return None
-        used = {i.module for d in designs.values() for i in d.instances.values()}
+        graph = self._module_graph(modules)
+        used = {c for children in graph.values() for c in children}
         tops = [m for m in modules if m.name not in used]
         if len(tops) == 1:
             return tops[0].name

@@ -24,6 +24,30 @@ class ItemRules:
         return S.TypeRef(str(name), _tok_span(name))
 
     @_rule
+    def type_width(self, span, c):  # `u[W]`: the width an expression (§4.8)
+        name, width = c
+        return S.TypeRef(str(name), span, width)
+
+    @_raw
+    def mparams(self, span, c):
+        return _Seq(_nodes(c, S.ModParam), span)
+
+    @_raw
+    def mparam(self, span, c):
+        name = _token(c, "NAME")
+        ty = next(x for x in c if isinstance(x, S.TypeRef))
+        return S.ModParam(str(name), ty, _after(c, "="), span, _tok_span(name))
+
+    @_raw
+    def iparams(self, span, c):
+        return _Seq(_nodes(c, S.ParamSet), span)
+
+    @_rule
+    def iparam(self, span, c):
+        name, value = c
+        return S.ParamSet(str(name), value, span, _tok_span(name))
+
+    @_rule
     def const_decl(self, span, c):
         name, ty, value = c
         return S.ConstDecl(str(name), ty, value, span, _tok_span(name))
@@ -53,9 +77,10 @@ class ItemRules:
     @_rule
     def module(self, span, c):
         name, *rest = c
+        params = tuple(rest.pop(0).items) if rest and isinstance(rest[0], _Seq) else ()
         ports = tuple(p for p in rest if isinstance(p, S.Port))
         items = tuple(p for p in rest if not isinstance(p, S.Port))
-        return S.Module(str(name), ports, items, span, _tok_span(name))
+        return S.Module(str(name), ports, items, span, _tok_span(name), params)
 
     @staticmethod
     def _port(span, name, kind, ty=None, init=None):
@@ -115,7 +140,9 @@ class ItemRules:
     @_rule
     def inst_decl(self, span, c):
         name, module, *bindings = c
-        return S.InstDecl(str(name), str(module), tuple(bindings), span, _tok_span(name), _tok_span(module))
+        params = tuple(bindings.pop(0).items) if bindings and isinstance(bindings[0], _Seq) else ()
+        return S.InstDecl(str(name), str(module), tuple(bindings), span, _tok_span(name), _tok_span(module),
+                          params)
 
     @_rule
     def binding(self, span, c):
