@@ -1,4 +1,5 @@
-"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr explain CODE` and `sysr lsp`.
+"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr sim FILE`, `sysr explain CODE`
+and `sysr lsp`.
 
 `--top NAME` picks the top module of a file with several modules (`sysr.front.check.instances`);
 `--param NAME=VALUE` sets a parameter of the top module (`sysr.front.check.params`).
@@ -34,7 +35,8 @@ def cmd_check(args) -> int:
         portfolio.choose(args.solver)
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
-                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top, params=args.param)
+                   verify=not args.no_verify, time_limit=args.time_limit, top=args.top, params=args.param,
+                   cover_traces=args.cover_traces)
     t0 = time.perf_counter()
     outcome = check(src.text, opts) if src.problem is None else Outcome(None, [src.problem])
     outcome.timing["total_s"] = time.perf_counter() - t0
@@ -49,6 +51,7 @@ def cmd_check(args) -> int:
 
 def _write_vcd(outcome, path: str) -> None:
     traces = [d.trace for d in outcome.diagnostics if d.trace is not None and d.code == "V002"]
+    traces = traces or [d.trace for d in outcome.diagnostics if d.trace is not None and d.code == "V010"]
     if not traces:
         return
     from .vcd import write_vcd
@@ -75,6 +78,32 @@ def cmd_lower(args) -> int:
     else:
         sys.stdout.write(code)
     return 0
+
+
+def cmd_sim(args) -> int:
+    from .sim import SimOptions, StimulusError, render, simulate
+    from .vcd import write_vcd
+    src = read_design(args.file)
+    if src.problem is not None:
+        print(human(Outcome(None, [src.problem]), args.file, src.text))
+        return 1
+    stimulus = Path(args.stimulus).read_text() if args.stimulus else None
+    opts = SimOptions(cycles=args.cycles, seed=args.seed, stimulus=stimulus, reset_rate=args.reset_rate,
+                      radix=args.radix, top=args.top)
+    try:
+        result = simulate(src.text, opts)
+    except StimulusError as e:
+        print(f"sysr: error: {args.stimulus}: {e}", file=sys.stderr)
+        return 2
+    if result.diagnostics:
+        print(human(Outcome(None, result.diagnostics), args.file, src.text).rsplit("\n", 1)[0])
+        print(f"{args.file}: not simulated: the design has errors")
+        return 1
+    if args.vcd and result.trace is not None:
+        with open(args.vcd, "w") as f:
+            write_vcd(result.trace, f, scope=result.module or "trace")
+    print(render(result, args.file, src.text, opts))
+    return 0 if result.passed else 1
 
 
 def cmd_explain(args) -> int:
@@ -150,7 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--time-limit", type=float, default=limits.DEFAULT_TIME_LIMIT_S, metavar="S",
                    help="time limit for all the proofs together, in seconds (default "
                         f"{limits.DEFAULT_TIME_LIMIT_S:g}); what is not decided by then is V003")
-    c.add_argument("--vcd", metavar="FILE", help="write the first counterexample trace as a VCD file")
+    c.add_argument("--vcd", metavar="FILE",
+                   help="write the first counterexample trace as a VCD file (without one, with --cover-traces, "
+                        "the first cover's)")
+    c.add_argument("--cover-traces", action="store_true",
+                   help="print the trace that reaches each `cover` (a V010 note each)")
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
     c.add_argument("--top", metavar="NAME", help=TOP_HELP)
     c.add_argument("--param", metavar="NAME=VALUE", type=param_value, action=_Params, default={}, help=PARAM_HELP)
@@ -169,6 +202,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
                          "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")
     lo.set_defaults(func=cmd_lower)
+    si = sub.add_parser("sim", help="simulate a design, checking every property in every cycle",
+                        description="Simulate a design from reset on sysr's evaluator: inputs from a stimulus "
+                                    "file or random within the `requires`; every property is checked in every "
+                                    "cycle and the run stops at the first that fails. Exit 0 when all held, 1 "
+                                    "when one failed (or the design has errors), 2 on usage errors.")
+    si.add_argument("file")
+    si.add_argument("--stimulus", metavar="FILE",
+                    help="the inputs of each cycle as a table (docs/reference.md §6.7); inputs it leaves out "
+                         "or marks `*` are random")
+    si.add_argument("--cycles", type=int, metavar="N",
+                    help="cycles to run (default: the stimulus's rows, or 100); past the stimulus, random")
+    si.add_argument("--seed", type=int, default=1, metavar="S", help="the random seed (default 1)")
+    si.add_argument("--reset-rate", type=float, default=0.02, metavar="P",
+                    help="how often a random reset is active, 0 to 1 (default 0.02)")
+    si.add_argument("--radix", choices=("hex", "dec", "bin"), default="hex",
+                    help="how vectors are printed (default hex; booleans 0/1, enums by variant)")
+    si.add_argument("--vcd", metavar="FILE", help="write the whole run as a VCD file")
+    si.add_argument("--top", metavar="NAME", help=TOP_HELP)
+    si.set_defaults(func=cmd_sim)
     ex = sub.add_parser("explain", help="explain a diagnostic code from the reference",
                         description="Print what the reference (docs/reference.md) says about diagnostic codes: "
                                     "the code's row of the code table, its minimal examples and the sections "
@@ -191,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("depth", "induction"):
         if getattr(args, name, 1) < 1:
             parser.error(f"--{name} must be at least 1")
+    if getattr(args, "cycles", None) is not None and not 0 <= args.cycles <= 10_000_000:
+        parser.error("--cycles must be 0 to 10,000,000")
+    if not 0 <= getattr(args, "reset_rate", 0) <= 1:
+        parser.error("--reset-rate must be 0 to 1")
     for name in ("timeout", "time_limit"):
         if not getattr(args, name, 1.0) > 0:
             parser.error(f"--{name.replace('_', '-')} must be more than 0")

@@ -26,7 +26,7 @@ from .types import BUILTINS
 CONTROL = ("if", "then", "else", "match", "for", "in", "comb", "seq", "as")
 DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "ghost", "out", "clock",
                 "reset", "reset_n", "areset", "areset_n", "inst")
-PROPERTIES = ("requires", "ensures", "invariant", "assert", "forall", "exists")
+PROPERTIES = ("requires", "ensures", "invariant", "assert", "cover", "forall", "exists")
 SUFFIX = r"(?:[us][0-9]+)?"
 # Keywords are reserved only where the grammar expects them (a port may be named `out`): a
 # keyword that is declared (`out: out bool`), assigned, indexed or compared is a name.

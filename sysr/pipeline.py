@@ -35,6 +35,7 @@ class Options:
     time_limit: float = limits.DEFAULT_TIME_LIMIT_S  # all proofs of one check
     deadline: float | None = None  # time.monotonic() at which the proofs stop; set by `check`
     top: str | None = None  # the top module (None: the one no other module instantiates)
+    cover_traces: bool = False  # a V010 note with its trace for each `cover` reached
     params: dict[str, int] = field(default_factory=dict)  # `--param NAME=VALUE`: the top's parameters
 
 
@@ -126,10 +127,16 @@ def _check(text: str, options: Options) -> Outcome:
         return outcome
     diags, props = proved
     outcome.diagnostics += diags
-    outcome.diagnostics.sort(key=sort_key)
+    outcome.diagnostics.sort(key=failures_first)
     outcome.properties = props
     outcome.verified = True
     return outcome
+
+
+def failures_first(d: Diagnostic) -> tuple:
+    """The order of a checked design's diagnostics: the real failures from reset (V002, with
+    their traces) first, then the others, each group in source order."""
+    return (d.code != "V002", sort_key(d))
 
 
 def _verify(verify, hierarchy: Hierarchy, options: Options, text: str):

@@ -30,8 +30,10 @@ def summary(outcome) -> str:
     warnings = sum(d.severity == Severity.WARNING for d in outcome.diagnostics)
     if outcome.accepted:
         if outcome.verified:
-            n = len(outcome.properties)
+            n = sum(p.get("kind") != "cover" for p in outcome.properties)
+            c = len(outcome.properties) - n
             what = f"{n} propert{'y' if n == 1 else 'ies'} proven" if n else "no properties to prove"
+            what += f", {c} cover{'' if c == 1 else 's'} reached" if c else ""
             return f"accepted: {what}" + (f", {warnings} warning(s)" if warnings else "")
         return "accepted by the static checks (proofs not run)"
     return f"rejected: {errors} error(s)" + (f", {warnings} warning(s)" if warnings else "")

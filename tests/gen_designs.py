@@ -841,7 +841,7 @@ class ModuleParts:
         spec = replace(sc, spec=True, arrays=tuple(a for a, _ in self.arrays))
         if self.has_reset and self.g.ch.chance(0.3):  # properties may read any reset
             spec = spec.add(Val(self.reset[0], BOOL))
-        return [f"assert {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
+        return [f"{g.ch.pick(('assert', 'assert', 'cover'))} {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
 
     def instances(self, sc: Scope) -> tuple[list[str], Scope]:
         """`inst` lines for `children`, and the scope with their outputs."""

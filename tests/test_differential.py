@@ -152,6 +152,10 @@ class SymbolicCycle:
                         for k, p in enumerate(system.props)]
         self.checks += [(f"requires {k}", enc.enc(p.expr), lambda c, n, k=k: c.requires[k])
                         for k, p in enumerate(system.requires)]
+        ev = Evaluator(system)  # covers are not in a cycle's record: evaluated on its state and inputs
+        self.checks += [(f"cover {k}", enc.enc(p.expr),
+                         lambda c, n, e=p.expr: ev.eval(e, {**c.state, **c.inputs}, {}))
+                        for k, p in enumerate(system.covers)]
         for sv in system.state:
             term = enc.enc(sv.next)
             if sv.size is None:

@@ -187,3 +187,32 @@ def test_smtbmc_refutes_every_rejected_design(path: Path, cross_checks) -> None:
     verdicts = ("proven",) if rel(path) in WEAK_CONTRACTS else ("refuted", "vacuous", "not-inductive")
     assert r.flow is not None and r.flow.verdict in verdicts
     assert r.disagreements == ()
+
+
+COVERS = [  # (a design, the covers `sysr check` must reach, by line, and those it must not)
+    (HERE / "covers.sysr", None),
+    (None, """module m(clk: clock, rst: reset, en: in bool, q: out reg u3 = 0) {
+  seq { if en && q != 5 { q <= q + 1; } }
+  cover q == 5;
+  cover q == 6;
+  cover prev(q == 4) && q == 4 && en;
+}"""),
+]
+
+
+@pytest.mark.parametrize("path,text", COVERS, ids=["covers", "unreachable"])
+def test_smtbmc_reaches_the_covers_the_checker_reaches(path, text, tmp_path: Path) -> None:
+    """yosys-smtbmc's cover mode (`-c`) on the `--formal` output reaches each cover in the cycle in
+    which `sysr check` reaches it (the shortest), and no cover the checker calls unreachable."""
+    from bench.checker.smtbmc import cover_flow
+    from sysr.pipeline import Options, check
+    text = text if text is not None else path.read_text()
+    out = check(text, Options())
+    covers = [p for p in out.properties if p["kind"] == "cover"]
+    assert covers
+    verilog, _ = lower_text(text, "covers.sysr", formal=True)
+    reached = cover_flow(verilog, 20, tmp_path)
+    assert reached is not None, "yosys or yosys-smtbmc failed"
+    want = {f"cover_l{p['span']['line']}": p["depth"] - 1 for p in covers if p["status"] == "reached"}
+    assert reached == want
+    assert any(p["status"] == "unreachable" for p in covers) == (text is COVERS[1][1])

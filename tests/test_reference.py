@@ -204,6 +204,7 @@ def test_verification_example_gets_its_code(line, text):
     expected = _expected(text)
     # V003 needs the solver to give up: keep that short.
     options = Options(timeout=3.0) if "V003" in expected else Options()
+    options.cover_traces = "V010" in expected  # (the notes of `--cover-traces`)
     got = {d.code for d in check(text, options).diagnostics}
     for code in expected:
         assert code in got, f"block at {line} expects {code}, got {sorted(got)}"

@@ -53,6 +53,6 @@ def test_vcd_has_every_column_and_cycle(tmp_path: Path) -> None:
 
 def test_depth_and_induction_options() -> None:
     r = run("check", "--depth", "5", str(HERE / "counter_off_by_one.sysr"))
-    assert r.returncode == 1 and "V007" in r.stdout
+    assert r.returncode == 1 and "error[V002]" in r.stdout and "fails in cycle 10" in r.stdout  # (§6.1 item 4)
     r = run("check", "--depth", "0", str(HERE / "counter_off_by_one.sysr"))
     assert r.returncode == 2 and "--depth must be at least 1" in r.stderr

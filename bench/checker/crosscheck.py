@@ -6,8 +6,9 @@ with `sysr lower --formal` and runs the formal flow of `bench.checker.smtbmc` on
 so both use 1 and 1). Then it compares, verdict by verdict:
 
 - accepted: smtbmc's BMC and k-induction pass;
-- V002 (a property fails from reset): smtbmc's BMC fails in the same cycle as the checker's
-  shortest counterexample, and every assertion it names failed in that cycle in the checker too
+- V002 (a property fails from reset): smtbmc's BMC fails no later than the checker's
+  counterexample (the same cycle when the checker's bounded check found it, the shortest; its
+  random runs may find a longer one), and every assertion it names is one the checker did not prove
   (but for an index out of range or a zero divisor in that cycle: the checker gives it a value, 0
   or SMT-LIB's quotient, and Verilog x, any value, so other assertions may fail with it);
 - V001 (the requirements cannot hold): smtbmc finds the assumptions unsatisfiable in that cycle;
@@ -101,17 +102,23 @@ def compare(outcome, flow: FlowResult) -> list[str]:
         return compare_hierarchy(codes, props, flow)
     if "V002" in codes:
         first = min(p["trace"]["failing_cycle"] for p in props if p["status"] == "refuted")
-        if v != "refuted" or flow.bmc.step != first:
+        # The checker's trace is a real run, the shortest one when the bounded check found it,
+        # maybe a longer one when its random runs did (docs/reference.md §6.1): smtbmc's shortest
+        # fails no later. What it breaks there must be a property the checker did not prove (it
+        # stops at the first failure and leaves the rest not inductive, under it).
+        if v != "refuted" or flow.bmc.step is None or flow.bmc.step > first:
             return [f"the checker refutes a property in cycle {first}; smtbmc: {v} (step {flow.bmc.step})"]
-        odd = _strangers(flow.bmc.failed, _lines(props, "refuted", first))
+        unproven = {(p.get("clause") or p["span"])["line"] for p in props if p["status"] != "proven"}
+        odd = _strangers(flow.bmc.failed, unproven if flow.bmc.step < first else
+                         _lines(props, "refuted", first) | _lines(props, "not-inductive") | _lines(props, "unknown"))
         if any(p["kind"] in _UNDEFINED and p["status"] == "refuted" and p["trace"]["failing_cycle"] == first
                for p in props):
             # an index out of range or a zero divisor has a value for the checker and x (any
             # value) in Verilog: in that cycle smtbmc may break other assertions too; only the
             # step has to agree, and what it breaks be of those kinds
             odd = [label for label in odd if label.split("_l")[0] in _UNDEFINED]
-        return [f"smtbmc's trace breaks {', '.join(odd)} in step {first}, which the checker does not "
-                "refute in that cycle"] if odd else []
+        return [f"smtbmc's trace breaks {', '.join(odd)} in step {flow.bmc.step}, which the checker proves"] \
+            if odd else []
     if "V001" in codes:
         diag = next(d for d in outcome.diagnostics if d.code == "V001")
         m = _CYCLE.search(diag.message)
@@ -160,6 +167,9 @@ def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossChe
         return CrossCheck(str(path), codes, 0, 0, None, ("rejected by the static checks",), check_s)
     stateless = not elaborate(outcome.design).state
     depth, k = (1, 1) if stateless else (DEPTH, INDUCTION)
+    failing = [p["trace"]["failing_cycle"] for p in outcome.properties if p["status"] == "refuted" and p.get("trace")]
+    if failing and min(failing) >= depth:  # found past the depth by the checker's random runs (§6.1)
+        depth = min(failing) + 1
     try:
         verilog = lower_formal_hierarchy(outcome.hierarchy, path.name, text)
     except FormalUnsupported as e:

@@ -126,3 +126,25 @@ def formal_flow(verilog_text: str, depth: int, induction: int, workdir: Path,
         return FlowResult(prep, bmc, Stage("skipped"))
     ind = _smtbmc(["-i", "-t", str(induction)], smt2, workdir, max(1.0, timeout_s - (time.perf_counter() - t0)))
     return FlowResult(prep, bmc, ind)
+
+
+_REACHED = re.compile(r"Reached cover statement at (\S+) in step (\d+)")
+
+
+def cover_flow(verilog_text: str, depth: int, workdir: Path, timeout_s: float = 300.0) -> dict[str, int] | None:
+    """Yosys, then `yosys-smtbmc -c -t DEPTH`: each cover statement reached within `depth` steps
+    from the initial state, by label, with the first step that reaches it (None when a tool
+    failed or timed out)."""
+    (workdir / "design.v").write_text(verilog_text)
+    script = YOSYS_SCRIPT.format(top=top_module(verilog_text), smt2="design.smt2")
+    r = run_bounded([find_tool("yosys"), "-q", "-p", script], workdir, timeout_s)
+    if not r.ran or r.returncode != 0:
+        return None
+    r = run_bounded([find_tool("yosys-smtbmc"), "-s", "z3", "-c", "-t", str(depth), "design.smt2"], workdir,
+                    timeout_s, env=_env())
+    if r.timed_out or not r.ran or _STATUS.search(r.stdout) is None:
+        return None
+    reached: dict[str, int] = {}
+    for label, step in _REACHED.findall(r.stdout):
+        reached.setdefault(label, int(step))
+    return reached

@@ -111,6 +111,8 @@ class ExprElaborator:
         a = self.ex(e.left, env)
         op = e.op
         if op in ("&&", "||", "==>"):
+            if op == "==>":  # the condition of an implication, for the vacuity check of a spec
+                self.antecedents[id(e)] = a
             g = a if op in ("&&", "==>") else mk_not(a)
             b = self.ex(e.right, Env(env.locals, env.own, env.pending, mk_and(env.guard, g)))
             if op == "&&":

@@ -34,6 +34,7 @@ class Elaborator(ExprElaborator, StmtElaborator):
         self.hist_count = 0
         self.obligations: list[Prop] = []
         self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
+        self.antecedents: dict[int, object] = {}  # id(`a ==> b` node) -> `a` elaborated
         self.reset_active = reset_condition(d, prefix)
         # the cycles in which a property that mentions `prev` is checked: the previous cycle
         # exists and had no reset; with an asynchronous reset, not this one either
@@ -104,18 +105,23 @@ class Elaborator(ExprElaborator, StmtElaborator):
             else:
                 nxt = mk_ite(reset_active, pending_default(sv), nxt)
             sv.next = nxt
-        requires, props = [], []
+        requires, props, covers = [], [], []
         pv_needed = False
         for spec in d.specs():
             if not self.keeps(spec):
                 continue
             uses_prev = mentions_prev(spec.expr)
             expr = self.ex(spec.expr, Env())
-            if uses_prev:
+            implication = isinstance(spec.expr, S.Binary) and spec.expr.op == "==>"
+            antecedent = self.antecedents.get(id(spec.expr)) if implication and spec.kind != "requires" else None
+            if uses_prev:  # a cover or a condition is reached only where the property is checked
                 pv_needed = True
-                expr = mk_implies(self.prev_valid, expr)
-            prop = Prop(spec.kind, expr, spec.span, "", spec.expr.span)
-            (requires if spec.kind == "requires" else props).append(prop)
+                guard = mk_and if spec.kind == "cover" else mk_implies
+                expr = guard(self.prev_valid, expr)
+                antecedent = mk_and(self.prev_valid, antecedent) if antecedent is not None else None
+            prop = Prop(spec.kind, expr, spec.span, "", spec.expr.span, antecedent=antecedent,
+                        antecedent_span=spec.expr.left.span if antecedent is not None else None)
+            (requires if spec.kind == "requires" else covers if spec.kind == "cover" else props).append(prop)
         if self.hist_count or pv_needed:
             self.state.append(StateVar(p + "prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
         props += self.obligations
@@ -126,6 +132,6 @@ class Elaborator(ExprElaborator, StmtElaborator):
         for s in regs:  # registers nothing reads are still shown as reset
             self.state_read(s)
         system = System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
-                        dict(self.visible), free_outputs=free)
+                        dict(self.visible), free_outputs=free, covers=covers)
         system.enum_state = variant_registers(system)
         return system

@@ -34,7 +34,10 @@ class Prop:
     (`Elaborator.division_lemmas`), assumed to help the solver; a back end may leave it out.
     With instances (`sysr.elab.contract`): `instance`, a requirement of an instance's module that this
     module must meet (`span` is the instance, `text_span` the child's clause), and in
-    `System.assumes` `contract`, what an instance's module ensures, assumed here."""
+    `System.assumes` `contract`, what an instance's module ensures, assumed here. In
+    `System.covers`: `cover`, a condition that some run from reset must reach (not proven in every
+    cycle). `antecedent`: for a property written `a ==> b`, the condition `a` (with the prev
+    guard), which must hold in some cycle from reset for the property to say anything (vacuity)."""
     kind: str  # ensures, invariant, assert, index, divisor, instance; requires, lemma; contract
     expr: object  # bool IR, already guarded by the prev-validity flag where needed
     span: S.Span
@@ -44,6 +47,8 @@ class Prop:
     limit: int = 0  # index obligations: the index must be below this
     inst: str = ""  # `instance` and `contract`: the instance; `module`: its module
     module: str = ""
+    antecedent: object = None  # bool IR or None
+    antecedent_span: S.Span | None = None
 
 
 @dataclass
@@ -68,6 +73,7 @@ class System:
     free_outputs: set[str] = field(default_factory=set)
     assumes: list[Prop] = field(default_factory=list)
     valid_outputs: set[str] = field(default_factory=set)
+    covers: list[Prop] = field(default_factory=list)  # `cover` statements: reached from reset?
 
     def state_var(self, name: str) -> StateVar:
         for s in self.state:

@@ -19,7 +19,7 @@ from typing import Union
 # are keywords only where no name can stand, so they work as plain names.
 # tests/test_raw_names.py checks this set against the parser's tables.
 RAW_KEYWORDS = frozenset("""
-assert comb const else ensures enum exists false fn for forall ghost if inst invariant let
+assert comb const cover else ensures enum exists false fn for forall ghost if inst invariant let
 match module reg requires seq true wire
 """.split())
 
@@ -347,7 +347,7 @@ class SeqBlock:
     span: Span
 
 
-SPEC_KINDS = ("requires", "ensures", "invariant", "assert")
+SPEC_KINDS = ("requires", "ensures", "invariant", "assert", "cover")
 
 
 @_node

@@ -217,7 +217,7 @@ class FormalLowering(ModuleLowering):
         body = self.enum_checks()
         for spec in self.d.specs():
             v = self.x(spec.expr, checking(Ctx("assign")))
-            kind = "assume" if spec.kind == "requires" and self.top else "assert"
+            kind = "cover" if spec.kind == "cover" else "assume" if spec.kind == "requires" and self.top else "assert"
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
             if mentions_prev(spec.expr):

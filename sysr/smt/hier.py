@@ -31,6 +31,7 @@ from ..evaluate import Evaluator
 from ..front import syntax as S
 from ..model import Design, Hierarchy
 from .bounded import proofs
+from .grouping import group
 from .prove import Prover, Verdict
 
 
@@ -45,7 +46,7 @@ def verify_hierarchy(h: Hierarchy, options, source: str = "") -> tuple[list, lis
             if d.binding:
                 note = binding_note(h, d)
                 got = [replace(g, notes=(note,) + g.notes) for g in got]
-            diags += got
+            diags += group(got)
             props += [{**p, "module": d.name} for p in json] if several else json
     return diags, props
 

@@ -8,8 +8,9 @@
    cycle after any state, checks the rest from reset up to cycle k-1 (V002, the shortest
    counterexample first, each trace replayed on the concrete evaluator before it is shown),
 3. runs k-induction with the properties as lemmas, dropping lemmas that a counterexample breaks
-   until the rest prove each other, then searches from reset to the depth for the properties
-   left (a real counterexample, V002, or else V007 with a counterexample to induction),
+   until the rest prove each other, then searches from reset for the properties left, by random
+   runs up to 8 times the depth and the bounded check to the depth (`sysr.smt.deeper`: a real
+   counterexample, V002, or else V007 with a counterexample to induction),
 and reports a solver that gives up as V003, never as proven or refuted: that includes a query
 past the check's time limit and z3 failing (see `sysr.smt.bounded`). Every property query
 goes to a solver of its own (`decide`), in a context of its own, decided by the tactic of
@@ -37,6 +38,8 @@ from ..evaluate import Evaluator
 from ..model import Design
 from .bounded import proofs
 from .cone import state_cone
+from .deeper import after_induction
+from .reach import check_reach
 from .induction import Induction
 from .traces import Reporting
 from .unroll import Unrolling, make_solver, solve_alone
@@ -80,8 +83,9 @@ class Prover(Reporting, Induction):
 
     # ---- the queries ---------------------------------------------------------------------
     def run(self) -> tuple[list[Diagnostic], list[dict]]:
-        """Base case from reset to k, then k-induction, then a deeper search from reset for the
-        properties induction could not prove (a real counterexample, or else V007)."""
+        """Base case from reset to k, then k-induction, then a search from reset for the properties
+        induction could not prove (a real counterexample, or else V007: `sysr.smt.deeper`)."""
+        started = time.perf_counter()
         k = self.opts.induction
         depth = max(self.opts.depth, k)
         if not self.sys.state:
@@ -94,6 +98,7 @@ class Prover(Reporting, Induction):
             for v in self.verdicts:
                 if v.status == "proven":
                     v.depth = depth
+            self.reached = check_reach(self)  # covers and the conditions of implications
             return self.diags, self.json()
         # What holds in any state, or one cycle after any state, needs no more bounded cycles and
         # no induction: settle it on those small problems first.
@@ -106,13 +111,14 @@ class Prover(Reporting, Induction):
         pending = [i for i, v in enumerate(self.verdicts) if id(v) in failed]
         for i in proven:  # true in every reachable state: facts for the deeper search
             self.facts.append(self.verdicts[i].prop)
-        if not self.bmc(k, depth, pending):
+        if not after_induction(self, pending, k, depth, started):  # the real failures first
             return self.diags, self.json()
         for i in proven:
             self.verdicts[i].depth = depth
         for v, model, un in failed.values():
             if v.status == "proven":
                 self.not_inductive(v, model, un, k)
+        self.reached = check_reach(self)  # covers and the conditions of implications
         return self.diags, self.json()
 
     def bmc_init(self) -> None:

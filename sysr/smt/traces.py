@@ -197,9 +197,11 @@ class Reporting:
             f"counterexample to induction: cycle 0 is an ARBITRARY state that satisfies the properties "
             f"(not necessarily reachable from reset); the properties hold in cycles 0..{k - 1}, and "
             f"`>` marks cycle {k}, where this one fails:", cycles, k)
+        hunted = getattr(self, "hunted", 0)  # random runs from reset that broke nothing (sysr.smt.deeper)
+        runs = f" and in random runs from reset of {hunted} cycles each" if hunted > v.depth else ""
         notes = [f"the property held in every cycle of the bounded check from reset (cycles 0 to "
-                 f"{v.depth - 1}): either it fails only later than that (raise --depth to look further), "
-                 "or it is true but the other properties are not strong enough to prove it",
+                 f"{v.depth - 1}){runs}: either it fails only later than that (raise --depth to look "
+                 "further), or it is true but the other properties are not strong enough to prove it",
                  "if it is true, state an `invariant` that rules out the state in cycle 0 (for example, "
                  "relate the registers to each other or to the ghost model), or raise --induction"]
         refuted = [x for x in self.verdicts if x.status == "refuted"]
@@ -221,4 +223,5 @@ class Reporting:
             if v.trace is not None:
                 item["trace"] = v.trace.to_json()
             out.append(item)
+        out += getattr(self, "reached", [])  # the covers (sysr.smt.reach)
         return out

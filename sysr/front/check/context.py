@@ -20,7 +20,7 @@ from ...types import Ty
 from .. import syntax as S
 
 
-SPEC_WHERE = ("requires", "ensures", "invariant", "assert")
+SPEC_WHERE = ("requires", "ensures", "invariant", "assert", "cover")
 DESIGN_WHERE = ("logic", "seq")
 GHOST_WHERE = ("ghost_logic", "ghost_seq")
 ARITH = ("+", "-", "*", "/", "%", "&", "|", "^")
