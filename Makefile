@@ -20,10 +20,10 @@ $(VPY):
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "make setup: '$(PYTHON) -m venv' failed; on Debian: apt-get install python3-venv" >&2; exit 1; }
 
-# Reinstall the project (editable), its test extras and the Inspect AI extra (tested too) only
-# when pyproject.toml changed.
+# Reinstall the project (editable), its test extras, the Inspect AI extra and the second solver
+# (tested too) only when pyproject.toml changed.
 $(STAMP): pyproject.toml | $(VPY)
-	@$(VPY) -m pip install -q -e '.[test,inspect]'
+	@$(VPY) -m pip install -q -e '.[test,inspect,portfolio]'
 	@touch $@
 
 tools:

@@ -5,7 +5,8 @@ For each language, on every task's reference:
 
 - bare: the tool runs a scorer cannot do without, made directly one after the other (for sysr
   `sysr check --json` and `sysr lower`; then Yosys reading the ports, Yosys elaborating, Yosys
-  synthesizing for tasks with `resources`, iverilog compiling with the testbench, vvp running);
+  synthesizing for tasks with `resources`, Verilator's lint when it is installed, iverilog
+  compiling with the testbench, vvp running);
 - scorer, 1 job: `bench score` as it is (preprocessing, guard, sandbox, classification, records);
   its wall time over the bare time is the overhead (target: at most 1.2); "in runs" is the time
   its own tool runs took as its records say (sandbox included), and "orchestr." the scorer's
@@ -34,11 +35,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.judge.cache import ResultCache  # noqa: E402
+from bench.judge.lint import args as lint_args  # noqa: E402
 from bench.cli.main import score_all  # noqa: E402
 from bench.judge.sandbox import OPT_OUT  # noqa: E402
 from bench.judge.score import Scorer  # noqa: E402
 from bench.judge.tasks import Task, load_tasks  # noqa: E402
-from bench.judge.tools import find_tool  # noqa: E402
+from bench.judge.tools import ToolMissing, find_tool  # noqa: E402
 from bench.verilog.ports import PORTS_SCRIPT  # noqa: E402
 
 SYSR = [sys.executable, "-P", "-m", "sysr.cli"]
@@ -62,6 +64,11 @@ def bare_task(task: Task, lang: str) -> None:
         if task.resources is not None:
             script = task.resources.script.replace("TOP", task.top)
             run([yosys, "-p", f"read_verilog design.v; {script}; stat"])
+        try:  # the lint stage, when Verilator is here (the scorer runs it then)
+            subprocess.run([find_tool("verilator"), *lint_args(task.top, "verilog-2005", "design.v")], cwd=d,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        except ToolMissing:
+            pass
         run([find_tool("iverilog"), "-g2005", "-o", "sim", "tb.v", "design.v"])
         run([find_tool("vvp"), "-n", "sim"])
 

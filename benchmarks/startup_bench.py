@@ -7,7 +7,8 @@ run by run so that machine load falls on all of them alike, and prints the media
 time of each, then where an import-time profile (`python -X importtime`) says the imports go.
 
 Configurations: `cached` (as installed: the tables saved by `make setup`), `built`
-(`SYSR_PARSER_CACHE=off`: the tables built on every start, as before the cache), and with
+(`SYSR_PARSER_CACHE=off`: the tables built on every start, as before the cache), `portfolio`
+(`SYSR_SOLVER=portfolio`: Bitwuzla beside z3, `sysr.smt.portfolio`), and with
 `--baseline DIR` also `baseline` (another checkout's `sysr` package, e.g. `git worktree add`
 of an older commit, run through this checkout's venv).
 """
@@ -38,7 +39,7 @@ def scorer_env(home: str, extra: dict[str, str]) -> dict[str, str]:
 
 
 def configurations(baseline: str | None) -> dict[str, dict[str, str]]:
-    configs = {"cached": {}, "built": {"SYSR_PARSER_CACHE": "off"}}
+    configs = {"cached": {}, "built": {"SYSR_PARSER_CACHE": "off"}, "portfolio": {"SYSR_SOLVER": "portfolio"}}
     if baseline:
         configs["baseline"] = {"PYTHONPATH": str(Path(baseline).resolve())}
     return configs

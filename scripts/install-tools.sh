@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Make sure Icarus Verilog (iverilog, vvp), Yosys and bubblewrap (bwrap, the sandbox the scorer runs
-# them in) are on PATH, installing Debian's packages if not.
+# Make sure Icarus Verilog (iverilog, vvp), Yosys, bubblewrap (bwrap, the sandbox the scorer runs
+# them in) and Verilator (the lint stage) are on PATH, installing Debian's packages if not.
 # Installs only as root or with passwordless sudo; otherwise prints the command to run and exits 1.
 set -euo pipefail
 
-declare -A package=([iverilog]=iverilog [vvp]=iverilog [yosys]=yosys [bwrap]=bubblewrap)
+declare -A package=([iverilog]=iverilog [vvp]=iverilog [yosys]=yosys [bwrap]=bubblewrap [verilator]=verilator)
 missing=()
 packages=()
-for t in iverilog vvp yosys bwrap; do
+for t in iverilog vvp yosys bwrap verilator; do
   if ! command -v "$t" >/dev/null 2>&1; then
     missing+=("$t")
     [[ " ${packages[*]} " == *" ${package[$t]} "* ]] || packages+=("${package[$t]}")
@@ -32,7 +32,7 @@ lock=(-o DPkg::Lock::Timeout=600)
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -qq "${packages[@]}" >/dev/null
 
 still=()
-for t in iverilog vvp yosys bwrap; do
+for t in iverilog vvp yosys bwrap verilator; do
   command -v "$t" >/dev/null 2>&1 || still+=("$t")
 done
 if [ ${#still[@]} -ne 0 ]; then

@@ -27,6 +27,12 @@ from .source import read_design
 
 
 def cmd_check(args) -> int:
+    if not args.no_verify:  # z3 and its first contexts made beside the parser (`sysr.smt.contexts`)
+        from .smt import contexts
+        contexts.start()
+    if args.solver:
+        from .smt import portfolio
+        portfolio.choose(args.solver)
     src = read_design(args.file)
     opts = Options(depth=args.depth, induction=args.induction, timeout=args.timeout,
                    verify=not args.no_verify, time_limit=args.time_limit, top=args.top, params=args.param,
@@ -185,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-verify", action="store_true", help="run only the static checks")
     c.add_argument("--top", metavar="NAME", help=TOP_HELP)
     c.add_argument("--param", metavar="NAME=VALUE", type=param_value, action=_Params, default={}, help=PARAM_HELP)
+    c.add_argument("--solver", choices=("z3", "portfolio"), default=None,
+                   help="z3 alone (the default; or SYSR_SOLVER), or Bitwuzla first for each query and z3 "
+                        "for what it does not refute (needs the bitwuzla package)")
     c.set_defaults(func=cmd_check)
     lo = sub.add_parser("lower", help="lower a design to Verilog-2005",
                         description="Lower a design to Verilog-2005. Refuses designs with errors "
@@ -281,5 +290,20 @@ def _json_error(args, message: str) -> None:
             pass
 
 
+def run() -> None:
+    """`main` as a command. After `check`, the output is flushed and the process ends at once:
+    tearing down the interpreter would free every z3 context and object one by one (tens of
+    milliseconds, for nothing: the process is ending). Other commands end the usual way."""
+    code = main()
+    if sys.argv[1:2] != ["check"]:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (ValueError, OSError):  # a reader that went away, a closed stream: nothing more to say
+        pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -18,7 +18,7 @@ def bench(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
 
 
 # `resources`: the tasks that require cells (sync-ram's block RAM) have that stage too.
-VERILOG_STAGES = ["preprocess", "guard", "syntax", "interface", "elaborate", "resources", "compile", "simulate"]
+VERILOG_STAGES = ["preprocess", "guard", "syntax", "interface", "elaborate", "lint", "resources", "compile", "simulate"]
 
 
 @pytest.mark.parametrize("lang", ["verilog", "sysr"])

@@ -16,7 +16,7 @@ import pytest
 
 import bench.judge.cache as cache
 import bench.judge.score as score
-from bench.judge.cache import ResultCache, tree_digest
+from bench.judge.cache import FORMAT, ResultCache, tree_digest
 from bench.judge.results import CandidateResult
 from bench.judge.score import Limits, Scorer
 from bench.judge.session import Session
@@ -46,8 +46,8 @@ def entries(folder: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("lang, ref, tools", [
-    ("verilog", "ref.v", ["iverilog", "yosys", "iverilog", "iverilog", "vvp"]),
-    ("sysr", "ref.sysr", ["sysr", "sysr", "iverilog", "yosys", "iverilog", "iverilog", "vvp"]),
+    ("verilog", "ref.v", ["iverilog", "yosys", "verilator", "iverilog", "iverilog", "vvp"]),
+    ("sysr", "ref.sysr", ["sysr", "sysr", "iverilog", "yosys", "verilator", "iverilog", "iverilog", "vvp"]),
 ])
 def test_a_second_score_runs_no_tool(toy, tmp_path, runs, lang, ref, tools) -> None:
     scorer = Scorer(cache=ResultCache(tmp_path / "cache"))
@@ -82,9 +82,10 @@ def test_what_the_result_depends_on_misses(toy, tmp_path, runs, monkeypatch) -> 
     monkeypatch.setattr(cache, "tool_version", lambda name: "Yosys 0.99" if name == "yosys" else version(name))
     assert tools_ran() and not tools_ran()
     assert tools_ran(limits=Limits(sim_s=59))
+    assert tools_ran(lint=True) and not tools_ran(lint=True)
     monkeypatch.setattr(cache, "project", lambda: {"source": "another commit"})
     assert tools_ran() and not tools_ran()
-    assert len(entries(folder)) == 6
+    assert len(entries(folder)) == 7
 
 
 def test_the_project_digest_follows_every_source_file(tmp_path) -> None:
@@ -172,7 +173,7 @@ def test_parallel_stores_never_show_half_an_entry(tmp_path) -> None:
         t.start()
     for t in threads:
         t.join()
-    assert misses == [] and entries(tmp_path) == [tmp_path / "v1" / "ab" / f"{k}.json"]
+    assert misses == [] and entries(tmp_path) == [tmp_path / f"v{FORMAT}" / "ab" / f"{k}.json"]
 
 
 def test_cli_reads_the_cache_unless_told_not_to(toy, tmp_path) -> None:

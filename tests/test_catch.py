@@ -202,3 +202,32 @@ def test_the_requirements_of_ref_sysr_are_assumed(tmp_path) -> None:
     assert free[0] == "differs" and free[3] == ["full"]  # a push while full reaches 9
     held = equivalent(fifo, ref, gate, ports, monitor, depth=12)
     assert held[0] == "equivalent" and "under the task's requirements" in held[1]
+
+
+def test_catch_reads_the_suite_a_run_records(tmp_path) -> None:
+    """A run of `bench loop --suite DIR` is judged against DIR's tasks (its record names the
+    suite), whatever the default task folder holds; `--suite` says where a moved suite is."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    shutil.copytree(FIXTURE, suite / "tick")
+    empty = tmp_path / "tasks"
+    empty.mkdir()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"tick": [f"```sysr\n{REF_S}```\n"]}))
+    run = tmp_path / "run"
+    done = _bench(["loop", "--model", f"scripted:{script}", "--lang", "sysr", "--suite", str(suite),
+                   "--out", str(run)], empty)
+    assert done.returncode == 0, done.stderr
+    done = _bench(["catch", str(run), "--mutants", "1", "--json"], empty)
+    assert done.returncode in (0, 1), done.stderr
+    assert json.loads(done.stdout)["tasks"][0]["designs"][0]["design"] == f"{run}: tick sample 1 attempt 1"
+    moved = tmp_path / "moved"
+    suite.rename(moved)
+    done = _bench(["catch", str(run), "--mutants", "1"], empty)
+    assert done.returncode == 2 and "give the suite's folder with --suite DIR" in done.stderr
+    done = _bench(["catch", str(run), "--suite", str(moved), "--mutants", "1", "--json"], empty)
+    assert done.returncode in (0, 1), done.stderr
+    assert json.loads(done.stdout)["tasks"][0]["mutants"] == 1
+    done = _bench(["catch", str(run), "--suite", str(empty), "--mutants", "1"], empty)
+    assert done.returncode == 2 and "task 'tick' is not in the task folder" in done.stderr
+    assert _bench(["catch", str(run), "--suite", str(tmp_path / "nowhere")], empty).returncode == 2

@@ -146,7 +146,7 @@ def test_a_candidate_of_several_modules_is_scored(scorer, scaler) -> None:
     r = scorer.score(scaler, "sysr", ref)
     assert r.result == "PASS", r.detail
     assert [s.stage for s in r.stages] == ["check", "lower", "preprocess", "guard", "syntax", "interface",
-                                           "elaborate", "compile", "simulate"]
+                                           "elaborate", "lint", "compile", "simulate"]
     # an unused helper module makes the top ambiguous for `sysr check` alone: the scorer names it
     spare = ref + "\nmodule spare(a: in u8, y: out u8) {\n  y = a;\n}\n"
     r = scorer.score(scaler, "sysr", spare)

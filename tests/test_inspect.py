@@ -24,13 +24,14 @@ from inspect_ai import Epochs, eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from bench.cli.main import main as bench_main
-from bench.loop.conversation import system_prompt
+from bench.loop.conversation import system_prompt, task_system_prompt
 from bench.report.inspect_log import STORE_KEY, is_inspect_log, load_logs
 from bench.inspect_eval.task import sysr_bench
 from bench.loop.runs import Loop, Run, RunSpec
 from bench.loop.models import approx_tokens
 from bench.loop.models import get_model as bench_model
 from bench.judge.score import Limits, Scorer
+from bench.judge.tasks import load_task
 from bench.judge.tasks import ROOT, TaskError, load_tasks
 
 pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")
@@ -190,7 +191,8 @@ def test_sysr_loop_records_shadow_and_checker_and_matches_bench_loop(tmp_path, s
     assert false_alarm.scores["bench_scorer"].value == {"solved": "I", "first_attempt": "I"}
     repair = caught.store[STORE_KEY][1]["feedback"]
     assert "V002" in repair and "FAIL" not in repair  # the model never sees the shadow
-    assert caught.messages[0].text == system_prompt("sysr") and "stub.sysr" in caught.messages[1].text
+    toy = load_task(suite / "toy")
+    assert caught.messages[0].text == task_system_prompt(toy, "sysr") and "stub.sysr" in caught.messages[1].text
 
     run = run_bench_loop(tmp_path, suite, SYSR_SCRIPT, "sysr", 2, 2, ["toy"])
     [from_log], [from_run] = summary_json(capsys, Path(log.location)), summary_json(capsys, run)
@@ -259,7 +261,9 @@ def test_inspect_eval_command_line_against_an_openai_compatible_server(tmp_path,
         ("openai-api/fake/tiny-coder", "verilog", 2, 2)
     assert rec.tool_versions["yosys"].startswith("Yosys") and rec.temperature == 0.5 and rec.seed == 7
     assert [s.seed for s in rec.tasks["toy"].samples] == [7, 8]
+    assert rec.suite == "mine"  # as given to sysr_bench, so that `bench catch` finds the tasks
     [s] = summary_json(capsys, log_file)
+    assert s["cost_provider"] == "openai" and s["cost"] == (6000 - 1600) + 0.5 * 1600 + 4 * (4 * 40 + 6)
     assert (s["samples"], s["solved_samples"], s["solved_first_samples"], s["attempts"]) == (2, 2, 0, 4)
     assert (s["tokens_in"], s["tokens_out"], s["tokens_cached"], s["approximate"]) == (6000, 4 * 40 + 6, 1600, False)
     assert s["pass_at"] == {"1": 1.0, "2": 1.0} and s["pass_at_first"] == {"1": 0.0, "2": 0.0}

@@ -11,6 +11,7 @@ import socket
 import pytest
 from fake_api import FakeServer, anthropic_message, chat_completion, error
 
+from bench.loop.conversation import SystemPrompt
 from bench.loop.models import Message, ModelError, get_model
 from bench.loop.models.anthropic_backend import AnthropicModel
 from bench.loop.models.openai_backend import OpenAIModel, is_local
@@ -134,6 +135,16 @@ def test_anthropic_caches_the_system_prompt_and_counts_cache_tokens(monkeypatch)
     body = srv.bodies()[-1]
     assert body["system"] == [{"type": "text", "text": "SYSTEM", "cache_control": {"type": "ephemeral"}}]
     assert body["model"] == "claude-test" and body["temperature"] == 0.5 and "seed" not in body
+
+
+def test_anthropic_caches_each_part_of_a_sysr_system_prompt(monkeypatch) -> None:
+    """The core every task shares, then the task's sections: each the end of a cached prefix."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    usage = {"input_tokens": 3, "output_tokens": 4}
+    with FakeServer(answers((200, anthropic_message("claude-test", "no code", usage)))) as srv:
+        AnthropicModel("claude-test", base_url=srv.url).complete(SystemPrompt("CORE", "SECTIONS"), MSGS, "toy", 1)
+    assert srv.bodies()[-1]["system"] == [{"type": "text", "text": t, "cache_control": {"type": "ephemeral"}}
+                                          for t in ("CORE", "SECTIONS")]
 
 
 def test_anthropic_refused_key_is_fatal(monkeypatch) -> None:

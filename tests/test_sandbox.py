@@ -130,7 +130,8 @@ def test_a_run_past_its_limit_ends_the_sandbox(tmp_path) -> None:
 
 
 def test_a_candidate_has_one_sandbox(tmp_path, monkeypatch) -> None:
-    """One bwrap start for all of a candidate's tool runs (preprocess, Yosys, compile alone and with the testbench, simulation)."""
+    """One bwrap start for all of a candidate's tool runs (preprocess, Yosys, lint, compile alone and with
+    the testbench, simulation)."""
     from bench.judge.score import Scorer
     from bench.judge.tasks import load_tasks
 
@@ -143,7 +144,8 @@ def test_a_candidate_has_one_sandbox(tmp_path, monkeypatch) -> None:
     scorer.iface_ports(toy)  # read once per process, in a sandbox of its own
     starts.clear(), runs.clear()
     r = scorer.score(toy, "verilog", toy.text("ref.v"))
-    assert r.result == "PASS" and [Path(t).name for t in runs] == ["iverilog", "yosys", "iverilog", "iverilog", "vvp"]
+    assert r.result == "PASS" and [Path(t).name for t in runs] == ["iverilog", "yosys", "verilator", "iverilog",
+                                                                      "iverilog", "vvp"]
     assert len(starts) == 1
 
 

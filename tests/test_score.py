@@ -293,7 +293,7 @@ def test_the_tools_are_given_the_preprocessed_text(scorer, toy) -> None:
     r = scorer.score(toy, "verilog", src)
     assert r.result == "PASS", r.detail
     assert [s.stage for s in r.stages] == ["preprocess", "guard", "syntax", "interface", "elaborate",
-                                           "compile", "simulate"]
+                                           "lint", "compile", "simulate"]
 
 
 def test_a_candidate_over_the_size_limit_is_too_large(scorer, toy) -> None:

@@ -54,7 +54,7 @@ def test_false_alarm_is_recorded_beside_the_rejection_never_as_a_pass(toy, score
     assert r.result == "check-failed" and r.stages[-1].codes == ["V002"]
     assert r.shadow is not None and r.shadow.result == "PASS"
     assert [s.stage for s in r.shadow.stages] == ["lower", "preprocess", "guard", "syntax", "interface",
-                                                   "elaborate", "compile", "simulate"]
+                                                   "elaborate", "lint", "compile", "simulate"]
     assert "V002" in r.detail and "PASS" not in r.detail
 
 

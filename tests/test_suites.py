@@ -57,7 +57,7 @@ def copied(tmp_path_factory, name: str) -> Path:
 def ve(tmp_path_factory):
     src = copied(tmp_path_factory, "verilogeval")
     out = src.parent / "imported"
-    res = bench("suite", "import", "verilogeval", str(src), "--out", str(out), "--jobs", "2")
+    res = bench("suite", "import", "verilogeval", str(src), "--out", str(out), "--jobs", "2", "--allow-unpinned")
     assert res.returncode == 0, res.stderr
     return src, out, res.stdout
 
@@ -66,7 +66,8 @@ def ve(tmp_path_factory):
 def cb(tmp_path_factory):
     src = copied(tmp_path_factory, "chipbench")
     out = src.parent / "imported"
-    res = bench("suite", "import", "chipbench", str(src), "--out", str(out), "--jobs", "2", "--json")
+    res = bench("suite", "import", "chipbench", str(src), "--out", str(out), "--jobs", "2", "--json",
+                "--allow-unpinned")
     assert res.returncode == 0, res.stderr
     return out, json.loads(res.stdout)
 
@@ -163,7 +164,7 @@ def code_completion(folder: Path) -> Path:
 def test_code_completion_layout_and_its_interface(tmp_path) -> None:
     src = code_completion(tmp_path / "cc")
     (src / "Prob003_gone_prompt.txt").write_text("A problem whose reference and testbench are missing.\n")
-    report = import_suite("verilogeval", src, tmp_path / "out", jobs=2)
+    report = import_suite("verilogeval", src, tmp_path / "out", jobs=2, allow_unpinned=True)
     assert (report.tasks, report.valid) == (3, 1)
     why = {x.task: x.reason for x in report.invalid}
     assert why["Prob002_or2"] == ("interface: the ports the prompt gives (_ifc.txt) are not the reference's: missing "
@@ -173,14 +174,16 @@ def test_code_completion_layout_and_its_interface(tmp_path) -> None:
     assert load_task(tmp_path / "out" / "Prob001_and2").tags == ["verilogeval", "code-complete"]
     # an earlier import is replaced; a folder that is not one is refused
     (src / "Prob003_gone_prompt.txt").unlink()
-    assert import_suite("verilogeval", src, tmp_path / "out").tasks == 2
+    assert import_suite("verilogeval", src, tmp_path / "out", allow_unpinned=True).tasks == 2
     assert not (tmp_path / "out" / "Prob003_gone").exists()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(SuiteError, match="is not an imported suite"):
-        import_suite("verilogeval", src, tmp_path / "other")
+        import_suite("verilogeval", src, tmp_path / "other", allow_unpinned=True)
     with pytest.raises(SuiteError, match="no VerilogEval v2 problems"):
-        import_suite("verilogeval", tmp_path / "other", tmp_path / "out2")
+        import_suite("verilogeval", tmp_path / "other", tmp_path / "out2", allow_unpinned=True)
+    with pytest.raises(SuiteError, match="--allow-unpinned"):
+        import_suite("verilogeval", src, tmp_path / "out")
 
 
 def test_the_upstream_commit_is_recorded(tmp_path) -> None:

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..mutation import mutants as M
 from ..mutation.catch import CatchError, CatchReport, Judge, measure, reference_designs, run_designs, tasks_named
-from ..judge.tasks import TASKS_DIR, load_tasks
+from ..judge.tasks import TASKS_DIR, TaskError, load_tasks
 
 
 def add_commands(sub) -> None:
@@ -28,6 +28,9 @@ def add_commands(sub) -> None:
     c.add_argument("--refs", action="store_true", help="mutate the task references, both languages")
     c.add_argument("--lang", choices=["sysr", "verilog"], help="with --refs: only this language")
     c.add_argument("--tasks", metavar="a,b", help="only these tasks")
+    c.add_argument("--suite", metavar="DIR",
+                   help="the folder of task folders the designs are judged against (default: the suite each "
+                        f"run records, `bench loop --suite`; with --refs, {TASKS_DIR})")
     c.add_argument("--mutants", type=int, default=20, metavar="N", help="mutants per design (default 20)")
     c.add_argument("--seed", type=int, default=1, metavar="S", help="which mutants (default 1)")
     c.add_argument("--jobs", type=int, default=1, metavar="J", help="mutants judged in parallel")
@@ -62,15 +65,18 @@ def cmd_catch(args) -> int:
     if bool(args.runs) == bool(args.refs):
         print("bench catch: give run folders or --refs (not both)", file=sys.stderr)
         return 2
-    tasks = tasks_named(args.tasks)
+    suite = Path(args.suite) if args.suite else None
+    if suite is not None and not suite.is_dir():
+        print(f"bench catch: --suite {suite}: not a folder", file=sys.stderr)
+        return 2
+    names = {n.strip() for n in args.tasks.split(",") if n.strip()} if args.tasks else None
     try:
         if args.refs:
+            tasks = tasks_named(args.tasks, suite or TASKS_DIR)
             designs = reference_designs(tasks, (args.lang,) if args.lang else ("sysr", "verilog"))
         else:
-            by_name = {t.name: t for t in load_tasks()}
-            wanted = {t.name for t in tasks}
-            designs = [d for run in args.runs for d in run_designs(Path(run), by_name) if d.task.name in wanted]
-    except CatchError as e:
+            designs = [d for run in args.runs for d in run_designs(Path(run), suite, names)]
+    except (CatchError, TaskError) as e:
         print(f"bench catch: error: {e}", file=sys.stderr)
         return 2
     if not designs:

@@ -10,6 +10,7 @@ from ..judge import sandbox
 from ..report.inspect_log import is_inspect_log, load_logs
 from ..loop.runs import Loop, LoopError, Run, RunSpec
 from ..loop.models import SPECS, ModelError, get_model
+from ..report.cost import CostError, load_weights
 from ..report.summary import by_category, counts, load_run, render
 from ..judge.tasks import for_command, load_tasks
 
@@ -40,13 +41,17 @@ def add_commands(sub) -> None:
                          "tasks are left out, and in sysr those sysr cannot express")
     lp.add_argument("--jobs", type=int, default=1, metavar="N", help="samples (of all tasks) in parallel")
     lp.add_argument("--spec-stubs", action="store_true", help="start sysr tasks from spec-stub.sysr where there is one")
+    lp.add_argument("--lint", action="store_true",
+                    help="let Verilator's lint fail a design, as `bench score --lint` (recorded in run.json)")
     lp.add_argument("--out", metavar="DIR", help="run folder (default runs/<model>-<lang>)")
     lp.add_argument("--resume", action="store_true",
                     help="continue the run in --out: finish its missing and unfinished samples")
     lp.set_defaults(func=cmd_loop)
     sm = sub.add_parser("summary", help="counts and pass@k from one run, or several side by side",
                         description="Counts, with the estimators beside them: tasks, solved, solved on the "
-                                    "first attempt, attempts used, results by kind, tokens; with samples, "
+                                    "first attempt, attempts used, results by kind, tokens and their cost in "
+                                    "uncached input tokens (cache reads, writes and output weighted per "
+                                    "provider); with samples, "
                                     "n and c per task and pass@k; for sysr, the checker against the "
                                     "testbench (caught, false alarm, missed, agreed). A run is a run "
                                     "folder of `bench loop` or an Inspect log of sysr_bench (a .eval or "
@@ -56,6 +61,9 @@ def add_commands(sub) -> None:
     sm.add_argument("--suite", metavar="DIR", help="an imported suite the runs are of: adds the counts per "
                                                    "category and the tasks left out")
     sm.add_argument("--json", action="store_true", help="one JSON list, one object per run")
+    sm.add_argument("--weights", metavar="FILE",
+                    help="cost weights, a JSON object provider -> {cache_read, cache_write, output} in units of "
+                         "an uncached input token, replacing the defaults (README, bench/report/cost.py)")
     sm.set_defaults(func=cmd_summary)
 
 
@@ -76,7 +84,7 @@ def cmd_loop(args) -> int:
         spec = RunSpec(model=args.model, lang=args.lang, budget=args.budget, spec_stubs=args.spec_stubs,
                        samples=args.samples, temperature=args.temperature, seed=args.seed,
                        endpoint=getattr(model, "base_url", None),
-                       suite=str(Path(args.suite).resolve()) if args.suite else None)
+                       suite=str(Path(args.suite).resolve()) if args.suite else None, lint=args.lint)
         run = (Run.resume if args.resume else Run.create)(out, spec)
         rec = Loop(run, model, tasks).go(args.jobs)
     except (ModelError, LoopError, sandbox.SandboxUnavailable) as e:
@@ -90,13 +98,18 @@ def cmd_loop(args) -> int:
 
 def cmd_summary(args) -> int:
     runs = []
+    try:
+        weights = load_weights(Path(args.weights)) if args.weights else None
+    except CostError as e:
+        print(f"bench summary: --weights {e}", file=sys.stderr)
+        return 2
     for r in args.runs:
         p = Path(r)
         try:
             if is_inspect_log(p):
-                runs += [counts(rec, label) for label, rec in load_logs(p)]
+                runs += [counts(rec, label, weights) for label, rec in load_logs(p)]
             else:
-                runs.append(counts(load_run(p), p.name if p.is_dir() else p.parent.name))
+                runs.append(counts(load_run(p), p.name if p.is_dir() else p.parent.name, weights))
         except (OSError, ValueError) as e:
             print(f"bench summary: cannot read {r}: {e}", file=sys.stderr)
             return 2

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from . import catch as catch_cli, loop as loop_cli, suite as suite_cli
+from . import catch as catch_cli, loop as loop_cli, report as report_cli, suite as suite_cli
 from ..judge import sandbox
 from ..judge.cache import ResultCache, default_dir
 from ..judge.results import CandidateResult, ScoreReport, count
@@ -35,8 +35,8 @@ def _candidate(task: Task, lang: str, folder: Path | None) -> str | Oversized | 
 
 
 def score_all(tasks: list[Task], lang: str, folder: Path | None, jobs: int,
-              progress=None, cache: ResultCache | None = None) -> list[CandidateResult]:
-    scorer = Scorer(cache=cache)
+              progress=None, cache: ResultCache | None = None, lint: bool = False) -> list[CandidateResult]:
+    scorer = Scorer(cache=cache, lint=lint)
     sources = {t.name: _candidate(t, lang, folder) for t in tasks}
 
     def one(task: Task) -> CandidateResult:
@@ -74,7 +74,7 @@ def cmd_score(args) -> int:
     if cache is not None:
         cache.prune()
     t0 = time.perf_counter()
-    results = score_all(tasks, args.lang, folder, args.jobs, progress, cache)
+    results = score_all(tasks, args.lang, folder, args.jobs, progress, cache, args.lint)
     report = ScoreReport(lang=args.lang, results=results, counts=count(results),
                          wall_s=round(time.perf_counter() - t0, 3))
     c = report.counts
@@ -133,6 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="score every candidate, neither reading nor writing the result cache (by default a "
                         "candidate scored before, with the same task files, tools, limits and project code, "
                         f"is read from it: $BENCH_CACHE_DIR, else $XDG_CACHE_HOME/sysr-bench, now {default_dir()})")
+    s.add_argument("--lint", action="store_true",
+                   help="let Verilator's lint fail a design (width mismatches, latches, multiple drivers...: "
+                        "bench.judge.lint) where the task's reference is clean of that warning; by default the lint "
+                        "stage only records its findings, so verdicts stay comparable with upstream harnesses")
     s.set_defaults(func=cmd_score)
     d = sub.add_parser("seeded", help="require every seeded-bug design rejected with its expected codes")
     d.add_argument("--json", action="store_true")
@@ -140,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_seeded)
     loop_cli.add_commands(sub)
     suite_cli.add_commands(sub)
+    report_cli.add_commands(sub)
     catch_cli.add_commands(sub)
     return p
 

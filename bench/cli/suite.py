@@ -1,7 +1,7 @@
 """`bench suite import KIND SRC --out DIR`: an upstream suite from a user's checkout, as task folders.
 
-Progress goes to stderr, one line per task as it is validated; the report (`bench.suites.importer`)
-to stdout, as a few lines or, with --json, one object. Exit status 0 when the import finished
+KIND is one of `bench.suites.importer.KINDS`. Progress goes to stderr, one line per task as it is
+validated; the report (`bench.suites.importer`) to stdout, as a few lines or, with --json, one object. Exit status 0 when the import finished
 (invalid tasks are part of the report, not an error), 2 when it could not (not a checkout of the
 suite, OUT not a suite folder, no sandbox).
 """
@@ -20,7 +20,7 @@ SHOWN = 40  # reasons listed in the plain report per list
 
 
 def add_commands(sub) -> None:
-    su = sub.add_parser("suite", help="import an upstream suite (VerilogEval v2, ChipBench) as task folders",
+    su = sub.add_parser("suite", help="import an upstream suite (VerilogEval v2, RTLLM v2, ChipBench) as task folders",
                         description="Work with upstream benchmark suites.")
     ssub = su.add_subparsers(dest="suite_command", required=True)
     im = ssub.add_parser(
@@ -32,12 +32,20 @@ def add_commands(sub) -> None:
                     "git-ignored here). KIND verilogeval: SRC is a checkout of NVlabs/verilog-eval (its "
                     "dataset_spec-to-rtl is imported) or one of its dataset folders (dataset_code-complete-iccad2023 "
                     "for the code-completion layout). KIND chipbench: SRC is a ChipBench checkout, its `Verilog Gen` "
-                    "folder, or one dataset_* folder. Then: bench score|loop --suite DIR.")
+                    "folder, or one dataset_* folder. KIND chipbench-debug: SRC is a ChipBench checkout, its "
+                    "`Verilog Debugging` folder or one dataset_debug_* folder (Verilog only). KIND rtllm: SRC is a "
+                    "checkout of hkust-zhiyao/RTLLM (v2). The checkout is read as hostile input: no git command runs, "
+                    "no symbolic link is followed, sizes are bounded; its commit is recorded in every task, and a "
+                    "folder whose commit cannot be read is refused unless --allow-unpinned. "
+                    "Then: bench score|loop --suite DIR.")
     im.add_argument("kind", choices=sorted(KINDS), metavar="KIND", help=" or ".join(sorted(KINDS)))
     im.add_argument("src", metavar="SRC", help="the local checkout (read only, never changed)")
     im.add_argument("--out", metavar="DIR", required=True,
                     help="where the task folders go: a new or empty folder, or an earlier import, which is replaced")
     im.add_argument("--jobs", type=int, default=1, metavar="N", help="validate N tasks in parallel")
+    im.add_argument("--allow-unpinned", action="store_true",
+                    help="import a folder that is not a git checkout (or whose commit cannot be read); its tasks "
+                         "record the commit as \"unknown\"")
     im.add_argument("--json", action="store_true",
                     help="print one JSON object: kind, source, commit, tasks, valid, invalid, sysr_expressible, "
                          "sysr_not_expressible")
@@ -59,7 +67,7 @@ def cmd_import(args) -> int:
 
     try:
         sandbox.ensure()
-        report = import_suite(args.kind, Path(args.src), Path(args.out), args.jobs, progress)
+        report = import_suite(args.kind, Path(args.src), Path(args.out), args.jobs, progress, args.allow_unpinned)
     except (SuiteError, sandbox.SandboxUnavailable) as e:
         print(f"bench suite import: {e}", file=sys.stderr)
         return 2

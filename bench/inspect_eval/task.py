@@ -57,7 +57,7 @@ from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, score
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.util import concurrency
 
-from bench.loop.conversation import Settings, attempts, first_message, system_prompt
+from bench.loop.conversation import Settings, attempts, first_message, task_system_prompt
 from bench.report.inspect_log import STORE_KEY
 from bench.loop.runs import project_commit, tool_versions
 from bench.loop.models.inspect_backend import InspectModel
@@ -162,7 +162,7 @@ def bench_loop(lang: str = "sysr", budget: int = 4, spec_stubs: bool = False, su
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         task = bench_task(str(state.metadata.get("task", state.sample_id)))
-        system = system_prompt(lang, task.language)
+        system = task_system_prompt(task, lang, spec_stubs)
         model = InspectModel(get_model())
         base = model.model.config.seed  # --seed S: epoch k is sent S+k-1, as bench loop's sample k is
         seed = None if base is None else base + state.epoch - 1

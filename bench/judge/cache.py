@@ -49,9 +49,9 @@ from .results import CandidateResult
 from .tasks import ROOT, Task
 from .tools import ToolMissing, find_tool, tool_version
 
-FORMAT = 1  # of the key and the entries: bumped when either changes
+FORMAT = 2  # of the key and the entries: bumped when either changes (2: lint, log digests)
 MAX_BYTES = 256 * 1024**2
-TOOLS = ("yosys", "iverilog", "vvp", "bwrap")
+TOOLS = ("yosys", "iverilog", "vvp", "bwrap", "verilator")
 _PACKAGES = ("bench", "sysr")
 
 
@@ -118,7 +118,7 @@ def key(scorer, task: Task, lang: str, source: str) -> str:
         "format": FORMAT, "lang": lang, "candidate": _sha(source.encode("utf-8", errors="surrogatepass")),
         "task": task_files(task), "tools": tools(), "project": project(),
         "scorer": {"limits": asdict(scorer.limits), "check_reference": scorer.check_reference,
-                   "shadow": scorer.shadow, "sysr": list(scorer.sysr)},
+                   "shadow": scorer.shadow, "sysr": list(scorer.sysr), "lint": scorer.lint},
     }
     return _sha(json.dumps(material, sort_keys=True).encode())
 

@@ -6,6 +6,8 @@ run records, `bench.loop.records`), so a record is a contract: fields are added,
 
 from __future__ import annotations
 
+import hashlib
+
 from pydantic import BaseModel, Field
 
 # Result names, in stage order. PASS is decided by Yosys and Icarus only.
@@ -20,6 +22,7 @@ RESULTS = (
     "latch",            # Yosys inferred a latch
     "comb-loop",        # Yosys found a combinational loop
     "multi-driver",     # Yosys found a signal with more than one driver
+    "lint",             # Verilator's lint found a failing warning (only with the scorer's lint option)
     "missing-resource", # synthesis did not infer the cells the task requires
     "compile",          # iverilog could not compile the design with the testbench
     "wrong-output",     # the testbench printed FAIL
@@ -40,7 +43,8 @@ class StageResult(BaseModel):
     verdict: str  # "ok" or a result name
     duration_s: float
     detail: str = ""
-    codes: list[str] = Field(default_factory=list)  # check stage: the checker's error codes
+    codes: list[str] = Field(default_factory=list)  # check: the checker's error codes; lint: Verilator's warnings
+    log_digest: str | None = None  # "sha256:<hex>" of the tool's output (stdout, then stderr); None: no tool output
 
 
 class Shadow(BaseModel):
@@ -102,3 +106,9 @@ def count(results: list[CandidateResult]) -> Counts:
     passed = by.get("PASS", 0)
     return Counts(candidates=len(results), passed=passed, failed=len(results) - passed - tool,
                   tool_failures=tool, scorable=len(results) - tool, by_result=dict(sorted(by.items())))
+
+
+def digest(stdout: str, stderr: str) -> str:
+    """A stage's `log_digest`: the SHA-256 of its tool's stdout, a NUL and its stderr."""
+    data = stdout.encode("utf-8", errors="surrogatepass") + b"\0" + stderr.encode("utf-8", errors="surrogatepass")
+    return "sha256:" + hashlib.sha256(data).hexdigest()

@@ -5,11 +5,12 @@ Stages: read (a candidate over `guard.CANDIDATE_LIMIT` bytes is `too-large`); fo
 and the guard on the preprocessed text (`bench.judge.guard`, then `bench.judge.agree`, which
 refuses what Yosys and Icarus would elaborate differently); Yosys reading the guarded text (syntax)
 and its ports against iface.v (interface); Yosys elaborating it (latches, combinational loops,
-multiple drivers) and, for tasks with `resources`, synthesizing it and counting cells; Icarus
-compiling the same text alone (it must reach no name outside itself: `compile`), then with the
-hidden testbench; `vvp` running it (`bench.judge.simulate`), its verdict counting as many samples
-as the reference's (`bench.judge.verdicts`). PASS is decided by Yosys and Icarus only, on one
-text that both elaborate alike, so no stage can be shown a different design.
+multiple drivers); Verilator's lint (`bench.judge.lint`); for tasks with `resources`,
+synthesizing it and counting cells; Icarus compiling the same text alone (it must reach no name outside itself:
+`compile`), then with the hidden testbench; `vvp` running it (`bench.judge.simulate`), its
+verdict counting as many samples as the reference's (`bench.judge.verdicts`). PASS is decided by
+Yosys and Icarus only, on one text that both elaborate alike, so no stage can be shown a
+different design.
 
 Every tool run is bounded (`bench.judge.run`) and Yosys, iverilog and vvp run sandboxed
 (`bench.judge.sandbox`): one sandbox per candidate (`bench.judge.session`), each stage in a folder of the
@@ -31,12 +32,14 @@ work folder, which holds only what the stage running now needs. What a tool run 
   its JSON report) is a failure of the candidate, `check-failed` or `lower-failed` with a
   detail saying our checker failed; its limits are `resource-limit`. Never a tool failure.
 
-Details never carry text of the hidden files (`bench.judge.detail`). A sysr design rejected on its
-proofs alone is still lowered and judged, as a shadow recorded beside the result
-(`Scorer.shadow_of`; its classification for the reports is `bench.report.shadow`).
+Every stage records `log_digest` (`results.digest`: of its tool's output, or of its own detail
+for a stage the scorer decides itself). Details never carry text of the hidden files
+(`bench.judge.detail`). A sysr design rejected on its proofs alone is still lowered and judged,
+as a shadow recorded beside the result (`Scorer.shadow_of`; its classification for the reports
+is `bench.report.shadow`).
 
 Imported suite tasks differ only in settings of their task.json: the language every stage reads
-(`bench.judge.dialect`: SystemVerilog for VerilogEval and ChipBench), how the testbench states its
+(`bench.judge.dialect`: SystemVerilog for the imported suites), how the testbench states its
 verdict (`bench.judge.verdicts`), and whether the port order is part of the interface.
 """
 
@@ -57,20 +60,22 @@ from sysr import __version__ as SYSR_VERSION
 from sysr.lower import needed_externs
 
 from . import agree, dialect, guard, sandbox, scratch, simulate, verdicts
+from . import lint as L
 from .cache import ResultCache, key as cache_key
 from .detail import DESIGN, as_received, short, sim_output, with_testbench, yosys_errors
-from .results import CandidateResult, Shadow, StageResult, proofs_only
+from .results import CandidateResult, Shadow, StageResult, digest, proofs_only
 from .run import DEFAULT_MEMORY_BYTES, RunResult, run_bounded
 from .session import Session
 from .tasks import Task
 from .tools import ToolMissing, find_tool, tool_version
 from ..verilog.modules import fenced_modules
+from .yosys_log import elaboration_findings, last_count
 from ..verilog.ports import PortInfo, compare_ports, ports_from_json, ports_script
 
 YOSYS_OUTPUT = 4 * 1024**2  # Yosys's log of a large synthesis is long; killed past this
 SYSR_OUTPUT = 4 * 1024**2
 CRASH_RESULT = {"preprocess": "syntax", "syntax": "syntax", "interface": "syntax", "elaborate": "syntax",
-                "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
+                "lint": "lint", "resources": "missing-resource", "compile": "compile", "simulate": "no-verdict"}
 _IFACE: dict[tuple[str, str, str], list[PortInfo]] = {}  # (top, language, iface.v's text) -> its ports
 _ELABORATE = "BENCH-ELABORATE"  # the line Yosys logs between reading and elaborating
 # How a crash of a tool's child process shows (the shell's report, glibc's assert, C++'s terminate).
@@ -98,8 +103,9 @@ class Failed(Exception):
 
 class Scorer:
     def __init__(self, limits: Limits | None = None, check_reference: bool = True,
-                 shadow: bool = True, cache: ResultCache | None = None) -> None:
+                 shadow: bool = True, cache: ResultCache | None = None, lint: bool = False) -> None:
         self.limits = limits or Limits()
+        self.lint = lint  # Verilator's failing warnings fail the design (bench.judge.lint); off: recorded only
         self.check_reference = check_reference
         self.shadow = shadow  # simulate sysr designs rejected on their proofs alone (Scorer.shadow_of)
         self.cache = cache  # results by content hash (bench.judge.cache); None: every candidate is scored
@@ -109,6 +115,7 @@ class Scorer:
         self.reveal = False
         self.sysr = [sys.executable, "-P", "-m", "sysr.cli"]  # the checker's command line
         self._reference: dict[str, set[str]] = {}  # task -> stages the reference passed
+        self._reference_lint: dict[str, set[str]] = {}  # task -> the lint codes of its reference
         self._counts: dict[str, str] = {}  # task -> what its reference's verdict counts ("": no pass)
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -133,7 +140,8 @@ class Scorer:
             duration = res.duration_s if res else 0.0
         return StageResult(stage=stage, tool=tool, tool_version=self._version(tool),
                            ran=res.ran if res is not None else True, verdict=verdict,
-                           duration_s=round(duration, 4), detail=detail)
+                           duration_s=round(duration, 4), detail=detail,
+                           log_digest=digest(res.stdout, res.stderr) if res is not None and res.started else None)
 
     def _fail(self, stage: str, tool: str, res: RunResult | None, verdict: str, detail: str) -> Failed:
         return Failed(self._record(stage, tool, res, verdict, detail))
@@ -182,7 +190,7 @@ class Scorer:
             yield outer
             return
         tools = {}
-        for name in ("yosys", "iverilog", "vvp"):
+        for name in ("yosys", "iverilog", "vvp", "verilator"):
             try:
                 tools[name] = find_tool(name)
             except ToolMissing:
@@ -220,8 +228,9 @@ class Scorer:
         when a verdict without a count was printed), taken from the reference's own run in this
         scorer: recorded when the candidate is the reference (as when an import validates the
         task), else scored once per task. None for this project's PASS/FAIL verdicts and for a task
-        whose reference does not pass."""
-        if task.verdict.style == "pass-fail":
+        whose reference does not pass, and for RTLLM's, printed only at the end of the testbench's own
+        checks (a design that ends the simulation early prints no pass line)."""
+        if task.verdict.style in ("pass-fail", "rtllm"):
             return None
         if getattr(self._deadline, "reference", False):
             with self._lock:
@@ -367,7 +376,7 @@ class Scorer:
         ports = ports_from_json(work / "ports.json", task.top) or []
         stages = [self._record("syntax", "yosys", res, "ok")]
         stages.append(self.interface(task, ports, res))
-        latches, loops, drivers = _elaboration_findings(log)
+        latches, loops, drivers = elaboration_findings(log)
         if res.returncode != 0 and not latches:  # Yosys stops on a latch in an always_comb
             raise Failed(self._record("elaborate", "yosys", res, "syntax", yosys_errors(log), 0.0))
         if latches or "$_DLATCH" in log or "$dlatch" in log:
@@ -394,7 +403,7 @@ class Scorer:
         script = f"{read} {DESIGN}; hierarchy -check -top {task.top}; proc; techmap; check"
         res = self._run(task, "elaborate", "yosys", ["-q", "-p", script], work, self.limits.tool_s,
                         output_limit=YOSYS_OUTPUT)
-        return res.returncode != 0 or bool(_elaboration_findings(res.output)[1])
+        return res.returncode != 0 or bool(elaboration_findings(res.output)[1])
 
     def interface(self, task: Task, ports: list[PortInfo], res: RunResult) -> StageResult:
         want = self.iface_ports(task)
@@ -419,7 +428,7 @@ class Scorer:
                              f"synthesis (`{script}`) failed:\n" + yosys_errors(res.output))
         missing = []
         for cell, need in task.resources.cells.items():
-            got = _last_count(res.stdout, cell)
+            got = last_count(res.stdout, cell)
             if got < need:
                 missing.append(f"{cell}: need at least {need}, synthesis inferred {got}")
         if missing:
@@ -474,7 +483,7 @@ class Scorer:
             verdict = "too-large" if isinstance(source, Oversized) or (source and source.strip()) else "no-code"
             result.result = verdict
             result.stages.append(StageResult(stage="read", tool="", tool_version="", ran=True,
-                                             verdict=verdict, duration_s=0.0, detail=why))
+                                             verdict=verdict, duration_s=0.0, detail=why, log_digest=digest(why, "")))
             return result
         source = _normal(source)
         key = self._cache_key(task, lang, source)
@@ -491,6 +500,8 @@ class Scorer:
             finally:
                 self._deadline.at = float("inf")
                 self._deadline.reference = False
+        for st in (st for st in result.stages if st.log_digest is None):  # no tool run: what it said
+            st.log_digest = digest(st.detail, "")
         if self.shadow and lang == "sysr" and proofs_only(result.stages[-1]):
             result.shadow = self.shadow_of(task, source)  # beside the result, never instead of it
         if key:
@@ -532,6 +543,8 @@ class Scorer:
         if unread:  # Yosys reads what the parse of bench.judge.agree could not: checked in part only
             raise self._fail("guard", "", None, "forbidden", f"{unread} (the scorer's parse, pyslang, cannot read "
                              "this design whole, so it cannot check that Yosys and Icarus read it alike)")
+        if (linted := L.stage(self, task, yosys)) is not None:
+            stages.append(linted)
         if task.resources is not None:
             stages.append(self.resources(task, yosys))
         stages += self.simulate(task, work, text)
@@ -579,32 +592,3 @@ def _unreadable(source: str | Oversized | None) -> str:
     if size > guard.CANDIDATE_LIMIT:
         return f"the candidate is {size} bytes; the limit is {guard.CANDIDATE_LIMIT} bytes (1 MiB)"
     return ""
-
-
-def _elaboration_findings(log: str) -> tuple[list[str], list[str], list[str]]:
-    """Yosys's latch, logic-loop (with the loop's indented lines) and conflicting-driver lines."""
-    latches, loops, drivers = [], [], []
-    in_loop = False
-    for line in log.splitlines():
-        if in_loop and line[:1].isspace() and line.strip():
-            loops.append(line)
-            continue
-        in_loop = False
-        if "Latch inferred for signal" in line:
-            latches.append(line.strip())
-        elif "found logic loop" in line:
-            loops.append(line)
-            in_loop = True
-        elif "multiple conflicting drivers" in line or "conflicting driver" in line:
-            drivers.append(line)
-    return latches, loops, drivers
-
-
-def _last_count(stat: str, cell: str) -> int:
-    """The last count of `cell` in Yosys's `stat` output (0 if it has none)."""
-    got = 0
-    for line in stat.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == cell and parts[1].isdigit() and line[:1].isspace():
-            got = int(parts[1])
-    return got

@@ -36,11 +36,12 @@ class Resources(BaseModel):
 
 
 class Verdict(BaseModel):
-    """How the testbench says PASS (`bench.judge.verdicts`): this project's `PASS`/`FAIL cycle` lines, or an
-    upstream suite's `Mismatches: X in Y samples` or `Hint: ... mismatched samples` lines."""
+    """How the testbench says PASS (`bench.judge.verdicts`): this project's `PASS`/`FAIL cycle` lines,
+    or an upstream suite's `Mismatches: X in Y samples` or `Hint: ... mismatched samples` lines,
+    or RTLLM's `Your Design Passed`."""
 
     model_config = ConfigDict(extra="forbid")
-    style: Literal["pass-fail", "mismatches", "hint"] = "pass-fail"
+    style: Literal["pass-fail", "mismatches", "hint", "rtllm"] = "pass-fail"
     timeout_fails: bool = True  # a `TIMEOUT` line from the testbench fails the design
 
 
@@ -48,8 +49,8 @@ class Origin(BaseModel):
     """Where an imported task comes from."""
 
     model_config = ConfigDict(extra="forbid")
-    suite: str  # "verilogeval", "chipbench"
-    category: str  # "spec-to-rtl", "code-complete", "self_contain", "not_self_contain", "cpu_ip"
+    suite: str  # "verilogeval", "chipbench", "chipbench-debug", "rtllm"
+    category: str  # "spec-to-rtl", "code-complete", "self_contain", "debug_zero_shot_timing", "Arithmetic"...
     problem: str  # the upstream problem's name
     commit: str  # of the upstream checkout, or "unknown"
 

@@ -1,9 +1,10 @@
 """Finding the external tools bench runs (Yosys, Icarus Verilog's iverilog and vvp; bubblewrap's
 bwrap, which sandboxes them, and util-linux's prlimit, which sets their limits; for the formal
-cross-check yosys-smtbmc and the z3 it drives): the one place they are looked up.
+cross-check yosys-smtbmc and the z3 it drives; Verilator for the lint stage): the one place they
+are looked up.
 
 Each tool is taken from its environment variable (YOSYS, IVERILOG, VVP, BWRAP, PRLIMIT,
-YOSYS_SMTBMC, Z3) when that is set, else from PATH (z3 also next to the running Python: the
+YOSYS_SMTBMC, Z3, VERILATOR) when that is set, else from PATH (z3 also next to the running Python: the
 z3-solver package installs it). Nothing else in bench should call `shutil.which` or hard-code a tool path. `tool_env` gives
 the minimal environment to run the tools in, so that no API keys or other secrets reach them.
 """
@@ -19,10 +20,12 @@ import sys
 
 # Tool name -> the environment variable that may point at its binary.
 ENV_VARS: dict[str, str] = {"yosys": "YOSYS", "iverilog": "IVERILOG", "vvp": "VVP", "bwrap": "BWRAP",
-                            "prlimit": "PRLIMIT", "yosys-smtbmc": "YOSYS_SMTBMC", "z3": "Z3"}
+                            "prlimit": "PRLIMIT", "yosys-smtbmc": "YOSYS_SMTBMC", "z3": "Z3",
+                            "verilator": "VERILATOR"}
 # Tool name -> the Debian package that has it.
 PACKAGES: dict[str, str] = {"yosys": "yosys", "iverilog": "iverilog", "vvp": "iverilog", "bwrap": "bubblewrap",
-                            "prlimit": "util-linux", "yosys-smtbmc": "yosys", "z3": "z3"}
+                            "prlimit": "util-linux", "yosys-smtbmc": "yosys", "z3": "z3",
+                            "verilator": "verilator"}
 
 _INSTALL_HINT = (
     "Install with `apt-get install {package}` (Debian) or `make setup`, "
@@ -36,6 +39,7 @@ _VERSION_RES: dict[str, re.Pattern[str]] = {
     "vvp": re.compile(r"^(Icarus Verilog runtime version \S+(?: \([^()]*\))?)"),
     "bwrap": re.compile(r"^(bubblewrap \S+)"),
     "prlimit": re.compile(r"^prlimit from (util-linux \S+)"),
+    "verilator": re.compile(r"^(Verilator \S+)"),
 }
 
 VERSION_TIMEOUT_S = 10
@@ -93,7 +97,7 @@ def tool_version(name: str) -> str:
     path = find_tool(name)
     try:
         proc = subprocess.run(
-            [path, "--version" if name in ("bwrap", "prlimit") else "-V"],
+            [path, "--version" if name in ("bwrap", "prlimit", "verilator") else "-V"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

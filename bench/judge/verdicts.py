@@ -7,7 +7,10 @@ Three styles (a task's `verdict.style`, `bench.judge.tasks.Verdict`):
 - `mismatches`, VerilogEval v2's and most of ChipBench's: a `final` block prints
   `Mismatches: X in Y samples`; the design passes when X is 0 and Y is not;
 - `hint`, ChipBench's CPU-IP testbenches: `Hint: No mismatched samples.`, or
-  `Hint: Total mismatched samples is X out of Y samples.`, passing when X is 0.
+  `Hint: Total mismatched samples is X out of Y samples.`, passing when X is 0;
+- `rtllm`, RTLLM's self-checking testbenches: the design passes when the testbench prints its
+  pass line (`Your Design Passed`), as upstream's script reads it; any other ending is a
+  failure, shown with the testbench's lines that say what failed.
 
 In the upstream styles the testbench also prints `Hint: Output 'o' has N mismatches...` lines,
 passed on with a failing verdict (they name only the design's outputs), and `TIMEOUT` when its
@@ -25,7 +28,9 @@ samples` or `Total mismatched samples is 0 out of Y`, and for `Hint: No mismatch
 which has no count, the simulation time at which it was printed (the rewrite adds `$time` to
 that line). The scorer compares it with the count of the task's reference's own run
 (`Scorer._reference_count`): a design that ends the simulation early (a `$finish` that got past
-every wall) prints a verdict with fewer samples, and fails (`wrong-output`).
+every wall) prints a verdict with fewer samples, and fails (`wrong-output`). RTLLM's pass line
+counts nothing: its testbench prints it only after all its own checks, so a simulation ended
+early has none.
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ def nonced(tb: str, nonce: str, verdict: Verdict) -> str:
     """The testbench with its verdict strings carrying the nonce."""
     if verdict.style == "pass-fail":
         return simulate.nonced(tb, nonce)
+    if verdict.style == "rtllm":
+        return tb.replace(RTLLM_PASS, f"{RTLLM_PASS}#{nonce}")
     return (tb.replace(f'"{NO_MISMATCH}"', f'"Hint#{nonce}: {NO_MISMATCH[6:]} (at %0t)", $time')
             .replace('"Mismatches: ', f'"Mismatches#{nonce}: ').replace('"Hint: ', f'"Hint#{nonce}: ')
             .replace('"TIMEOUT"', f'"TIMEOUT#{nonce}"'))
@@ -61,6 +68,8 @@ def read(stdout: str, nonce: str, verdict: Verdict) -> Reading | None:
     if verdict.style == "pass-fail":
         first = simulate.verdict(stdout, nonce)
         return None if first is None else Reading(first == "PASS", "" if first == "PASS" else first)
+    if verdict.style == "rtllm":
+        return _rtllm(stdout, nonce)
     mine = [line.replace(f"#{nonce}", "", 1) for line in stdout.splitlines() if f"#{nonce}" in line.split(" ", 1)[0]]
     hints = [line for line in mine if line.startswith("Hint: Output ") and "has no mismatches" not in line]
     found = _mismatches(mine) if verdict.style == "mismatches" else _hint(mine)
@@ -111,6 +120,19 @@ def _hint(lines: list[str]) -> tuple[int, int | None, str, str] | None:
         if m := _TOTAL.fullmatch(text):
             return int(m.group(1)), int(m.group(2)), m.group(0), f"{m.group(2)} samples"
     return None
+
+
+RTLLM_PASS = "Your Design Passed"
+RTLLM_LINES = 8  # of the testbench's own lines about a failure, passed on with it
+
+
+def _rtllm(stdout: str, nonce: str) -> Reading:
+    if any(f"{RTLLM_PASS}#{nonce}" in line for line in stdout.splitlines()):
+        return Reading(True, RTLLM_PASS)
+    said = [line.strip() for line in stdout.splitlines()
+            if any(w in line.lower() for w in ("fail", "error", "mismatch", "expected", "wrong"))]
+    head = "the testbench did not print its pass line (`Your Design Passed`)"
+    return Reading(False, verdict_line(head) + ("\n" + short("\n".join(said), RTLLM_LINES) if said else ""))
 
 
 def _with(line: str, hints: list[str]) -> str:

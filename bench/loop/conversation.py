@@ -27,6 +27,7 @@ from ..judge.detail import as_received
 from .extract import extract_code
 from .models import Message, Model
 from .records import Attempt
+from .sections import select
 from ..judge.score import Scorer
 from ..judge.tasks import ROOT, Task
 
@@ -52,41 +53,71 @@ def template(name: str) -> Template:
 MODEL_REFERENCE = ROOT / "docs" / "model-reference.md"
 
 
-def model_reference() -> str:
-    """docs/model-reference.md as a model reads it: without the notes for maintainers (HTML
-    comments) and the test markers of its code blocks (`// accept`, a line of its own)."""
-    text = re.sub(r"<!--.*?-->\n?", "", MODEL_REFERENCE.read_text(), flags=re.S)
+def model_reference(start: str | None = None) -> tuple[str, str]:
+    """docs/model-reference.md as a model reads it, in two parts: the core every task gets, and
+    the sections the starting file `start` needs (`bench.loop.sections`; None: every section);
+    without the notes for maintainers (HTML comments, the section tags among them) and the test
+    markers of its code blocks (`// accept`, a line of its own)."""
+    return tuple(_for_model(part) for part in select(MODEL_REFERENCE.read_text(), start))
+
+
+def _for_model(text: str) -> str:
+    text = re.sub(r"<!--.*?-->\n?", "", text, flags=re.S)
     return re.sub(r"^// accept\n", "", text, flags=re.M)
 
 
-def system_prompt(lang: str, language: str = "verilog-2005") -> str:
-    """The system prompt: how designs are judged (the same words in both languages), then the
-    Verilog scorer's rules, or for sysr the compact reference written for models. In Verilog it
-    names the language the task is read as: SystemVerilog for tasks imported from upstream
-    suites (`bench.judge.dialect`), whose hidden testbenches are their own and keep their own rules."""
-    if lang == "verilog" and language == "systemverilog":
-        return template("system-systemverilog.md").substitute()
-    judged = template("judged.md").substitute().rstrip()
+class SystemPrompt(str):
+    """A system prompt, with `parts`: the pieces it is the concatenation of, each the end of a
+    prefix worth caching (the anthropic backend sends one cached block per part). For sysr: the
+    part every task shares (how designs are judged, the core of the reference), then the
+    sections this task needs."""
+
+    parts: tuple[str, ...]
+
+    def __new__(cls, *parts: str) -> "SystemPrompt":
+        parts = tuple(p for p in parts if p)
+        made = super().__new__(cls, "".join(parts))
+        made.parts = parts
+        return made
+
+
+def system_prompt(lang: str, language: str = "verilog-2005", start: str | None = None) -> SystemPrompt:
+    """The system prompt: how designs are judged, then the Verilog scorer's rules, or for sysr the
+    compact reference written for models, its sections those the starting file `start` needs
+    (None: all). In Verilog it names the language the task is read as: SystemVerilog for tasks
+    imported from upstream suites (`bench.judge.dialect`), whose hidden testbenches are their own
+    and keep their own rules; the sysr prompt of such a task says so in as few words, in place
+    of this project's testbench rules (`judged.md`)."""
+    imported = language == "systemverilog"
+    if lang == "verilog" and imported:
+        return SystemPrompt(template("system-systemverilog.md").substitute())
+    judged = template("judged-suite.md" if imported and lang == "sysr" else "judged.md").substitute().rstrip()
     if lang == "sysr":
-        return template("system-sysr.md").substitute(judged=judged, reference=model_reference().strip())
-    return template("system-verilog.md").substitute(judged=judged)
+        core, extra = model_reference(start)
+        head = template("system-sysr.md").substitute(judged=judged, reference=core.strip())
+        return SystemPrompt(head.rstrip() + "\n", "\n" + extra.strip() + "\n" if extra.strip() else "")
+    return SystemPrompt(template("system-verilog.md").substitute(judged=judged))
+
+
+def task_system_prompt(task: Task, lang: str, spec_stubs: bool = False) -> SystemPrompt:
+    """The system prompt of `task`'s samples in `lang`."""
+    return system_prompt(lang, task.language, task.text(start_name(task, lang, spec_stubs)) if lang == "sysr" else None)
 
 
 def lang_name(lang: str, task: Task) -> str:
     return "SystemVerilog" if lang == "verilog" and task.systemverilog else LANG_NAME[lang]
 
 
-def lang_name(lang: str, task: Task) -> str:
-    return "SystemVerilog" if lang == "verilog" and task.systemverilog else LANG_NAME[lang]
+def start_name(task: Task, lang: str, spec_stubs: bool) -> str:
+    if lang == "verilog":
+        return "iface.v"
+    return "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
 
 
 def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
-    if lang == "verilog":
-        start_name = "iface.v"
-    else:
-        start_name = "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
-    return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=start_name,
-                                           start=task.text(start_name).rstrip(),
+    name = start_name(task, lang, spec_stubs)
+    return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=name,
+                                           start=task.text(name).rstrip(),
                                            fence="systemverilog" if lang_name(lang, task) == "SystemVerilog" else FENCE[lang],
                                            lang_name=lang_name(lang, task))
 
@@ -94,7 +125,15 @@ def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
 def first_prompt_chars(task: Task, lang: str, spec_stubs: bool = False) -> int:
     """Characters of a sample's first request, system prompt and message, as a backend sends
     them (and the relay backend writes them)."""
-    return len(system_prompt(lang, task.language)) + len(first_message(task, lang, spec_stubs))
+    return len(task_system_prompt(task, lang, spec_stubs)) + len(first_message(task, lang, spec_stubs))
+
+
+def first_prompt_cost(task: Task, lang: str, spec_stubs: bool = False, cache_read: float = 0.1) -> float:
+    """A sample's first request in units of uncached input characters, with the system prompt
+    read from the prompt cache at `cache_read` of the price: what every request of a run pays
+    once the cache holds it (in sysr, the core is the same for every task, and a run has only a
+    few sets of sections, each written once)."""
+    return cache_read * len(task_system_prompt(task, lang, spec_stubs)) + len(first_message(task, lang, spec_stubs))
 
 
 def repair_message(lang: str, result: str, detail: str, codes: list[str] | tuple[str, ...] = (),
@@ -147,7 +186,7 @@ def attempts(model: Model, scorer: Scorer, task: Task, settings: Settings, done:
              sample: int = 1, seed: int | None = None, system: str | None = None) -> Iterator[Attempt]:
     """The new attempts of one sample, each yielded once scored; a ModelError propagates."""
     done = list(done or [])
-    system = system if system is not None else system_prompt(settings.lang, task.language)
+    system = system if system is not None else task_system_prompt(task, settings.lang, settings.spec_stubs)
     while not finished(settings, done):
         n = len(done) + 1
         feedback = next_feedback(task, settings, done)

@@ -74,6 +74,7 @@ class RunRecord(BaseModel):
     seed: int | None = None  # sample k is sent seed + k - 1; None: no seed sent
     endpoint: str | None = None  # the base URL an API backend was pointed at, when one was given
     suite: str | None = None  # the imported suite's folder (`bench loop --suite`); None: tasks/
+    lint: bool = False  # the scorer's lint option (bench.judge.lint): Verilator's failing warnings failed designs
     tasks: dict[str, TaskRun] = Field(default_factory=dict)
 
     @model_validator(mode="before")

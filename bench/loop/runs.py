@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..judge import sandbox
-from .conversation import Settings, attempts, finished, system_prompt
+from .conversation import Settings, attempts, finished, task_system_prompt
 from .models import Model, ModelError
 from .records import RunRecord, Sample, TaskRun
 from ..judge.score import Scorer
@@ -70,6 +70,7 @@ class RunSpec:
     seed: int | None = None
     endpoint: str | None = None
     suite: str | None = None  # the folder of an imported suite; None: tasks/
+    lint: bool = False  # the scorer's lint option (bench.judge.lint)
 
 
 class Run:
@@ -88,7 +89,7 @@ class Run:
         rec = RunRecord(model=spec.model, lang=spec.lang, budget=spec.budget, spec_stubs=spec.spec_stubs,
                         samples=spec.samples or 1, temperature=spec.temperature, seed=spec.seed,
                         endpoint=spec.endpoint, tool_versions=tool_versions(), commit=project_commit(),
-                        started=now(), suite=spec.suite)
+                        started=now(), suite=spec.suite, lint=spec.lint)
         run = cls(folder, rec)
         run.save()
         return run
@@ -105,6 +106,9 @@ class Run:
         if (rec.model, rec.lang, rec.spec_stubs) != (spec.model, spec.lang, spec.spec_stubs):
             raise LoopError(f"--resume: {path} is a run of {rec.model} in {rec.lang}"
                             f"{' with spec stubs' if rec.spec_stubs else ''}; the command asks for something else")
+        if spec.lint != rec.lint:
+            raise LoopError(f"--resume: {path} was scored with the lint option {'on' if rec.lint else 'off'}; the "
+                            "command asks for the other")
         if spec.suite != rec.suite:
             raise LoopError(f"--resume: {path} is a run of the tasks of {rec.suite or 'tasks/'}; the command gives "
                             f"{spec.suite or 'tasks/'}")
@@ -164,11 +168,10 @@ class Loop:
         self.run = run
         self.model = model
         self.tasks = tasks
-        self.scorer = scorer or Scorer()
         rec = run.record
+        self.scorer = scorer or Scorer(lint=rec.lint)
         self.settings = Settings(lang=rec.lang, budget=rec.budget, spec_stubs=rec.spec_stubs,
                                  temperature=rec.temperature)
-        self.systems: dict[str, str] = {}  # a task's language -> the system prompt (read once)
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
         self.stop = threading.Event()
 
@@ -184,9 +187,7 @@ class Loop:
             if sample.seed is None and rec.seed is not None:
                 sample.seed = rec.seed + k - 1
             sample.done = False
-        system = self.systems.get(task.language)
-        if system is None:
-            system = self.systems[task.language] = system_prompt(rec.lang, task.language)
+        system = task_system_prompt(task, rec.lang, rec.spec_stubs)
         for attempt in attempts(self.model, self.scorer, task, self.settings, sample.attempts, k, sample.seed,
                                 system):
             with self.run.lock:

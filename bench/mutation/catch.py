@@ -22,6 +22,7 @@ caught / (caught + missed).
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import tempfile
@@ -38,7 +39,7 @@ from ..judge.results import CandidateResult
 from ..loop.records import RunRecord
 from ..judge.run import run_bounded
 from ..judge.score import Failed, Limits, Scorer
-from ..judge.tasks import Task, load_tasks
+from ..judge.tasks import TASKS_DIR, Task, load_task, load_tasks, task_names
 
 VERDICTS = ("caught", "missed", "extra", "equivalent", "limits")
 STRUCTURAL = ("latch", "comb-loop", "multi-driver")  # Verilog's rejections before simulation
@@ -153,8 +154,10 @@ def reference_designs(tasks: list[Task], langs=("sysr", "verilog")) -> list[Desi
             for t in tasks for lang in langs]
 
 
-def run_designs(folder: Path, tasks_by_name: dict[str, Task]) -> list[Design]:
-    """Every attempt that passed, in a run folder (its run.json) or an Inspect AI log."""
+def run_designs(folder: Path, suite: Path | None = None, names: set[str] | None = None) -> list[Design]:
+    """Every attempt that passed, in a run folder (its run.json) or an Inspect AI log, of the tasks
+    `names` (all when None). Each task is read from `suite` when given, else from the suite the run
+    records (`bench loop --suite`), else from the task folder."""
     from ..report.inspect_log import is_inspect_log, load_logs
 
     path = folder / "run.json" if folder.is_dir() and not is_inspect_log(folder) else folder
@@ -165,16 +168,30 @@ def run_designs(folder: Path, tasks_by_name: dict[str, Task]) -> list[Design]:
         raise CatchError(f"{path}: not a run record: {str(e).splitlines()[0]}") from None
     out = []
     for label, rec in records:
+        tasks_dir = suite or (Path(rec.suite) if rec.suite else TASKS_DIR)
+        if not tasks_dir.is_dir():
+            raise CatchError(f"{path}: the run's tasks come from {tasks_dir}, which is not a folder here; "
+                             "give the suite's folder with --suite DIR")
+        known = set(task_names(tasks_dir))
         for name, tr in sorted(rec.tasks.items()):
+            if names is not None and name not in names:
+                continue
             for s in tr.samples:
                 for a in s.attempts:
                     if a.result != "PASS" or not a.code:
                         continue
-                    if name not in tasks_by_name:
-                        raise CatchError(f"{path}: task {name!r} is not in the task folder")
-                    out.append(Design(tasks_by_name[name], rec.lang, a.code,
+                    if name not in known:
+                        where = "the suite the run records" if rec.suite and not suite else "the task folder"
+                        raise CatchError(f"{path}: task {name!r} is not in {where} ({tasks_dir}); "
+                                         "give the run's suite with --suite DIR")
+                    out.append(Design(_task(tasks_dir, name), rec.lang, a.code,
                                       f"{label}: {name} sample {s.k} attempt {a.n}"))
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _task(tasks_dir: Path, name: str) -> Task:
+    return load_task(tasks_dir / name)
 
 
 # ---- judging one mutant ------------------------------------------------------------------------
@@ -358,6 +375,6 @@ def measure(designs: list[Design], n: int, seed: int = 1, jobs: int = 1, judge: 
     return CatchReport(tasks=tasks, total=totals(tasks))
 
 
-def tasks_named(arg: str | None) -> list[Task]:
+def tasks_named(arg: str | None, tasks_dir: Path = TASKS_DIR) -> list[Task]:
     names = [n.strip() for n in arg.split(",") if n.strip()] if arg else None
-    return load_tasks(names)
+    return load_tasks(names, tasks_dir)

@@ -83,7 +83,8 @@ def record(log) -> RunRecord:
                     started=str(stats.started_at or ev.created),
                     ended=str(stats.completed_at) if log.status == "success" and stats.completed_at else None,
                     samples=ev.config.epochs or 1, temperature=ev.model_generate_config.temperature,
-                    seed=ev.model_generate_config.seed, endpoint=ev.model_base_url)
+                    seed=ev.model_generate_config.seed, endpoint=ev.model_base_url,
+                    suite=(ev.task_args or {}).get("suite") or None)  # as given to sysr_bench
     for s in log.samples or []:
         name = str((s.metadata or {}).get("task", s.id))
         tr = rec.tasks.setdefault(name, TaskRun(task=name))

@@ -1,7 +1,8 @@
 """Counts from run records, with the estimators beside them: per task and in total, runs side by side.
 
 For each run: tasks, solved, solved on the first attempt, attempts used, results by kind (every
-attempt's result), tokens in and out (marked approximate when any count was estimated). With
+attempt's result), tokens in and out (marked approximate when any count was estimated), and
+their cost as a user pays it, in uncached input tokens (`bench.report.cost`). With
 samples: per task the scorable samples n, those solved within the budget c and on the first
 attempt, and pass@k averaged over tasks (`bench.report.passk`) for every k up to n, within the budget
 and on the first attempt. A sample in which a tool did not run (any attempt a `tool-failure`)
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from .cost import WEIGHTS, Weights, cost, provider
 from .passk import mean_pass_at
 from ..loop.records import RunRecord, Sample, TaskRun
 from .shadow import KINDS, classify
@@ -72,6 +74,9 @@ class RunCounts(BaseModel):
     tokens_cache_write: int = 0
     categories: dict[str, dict[str, int]] | None = None  # with --suite: category -> tasks, solved, solved_first
     left_out: dict[str, int] | None = None  # with --suite: tasks the run's language leaves out, by why
+    cost: float = 0.0  # in uncached input tokens, weighted by cost_weights (bench.report.cost)
+    cost_provider: str = "default"
+    cost_weights: Weights | None = None
 
 
 def load_run(path: Path) -> RunRecord:
@@ -122,7 +127,7 @@ def task_counts(rec: RunRecord, tr: TaskRun) -> TaskCounts:
                       tokens_cache_write=sum(a.tokens_cache_write for a in every))
 
 
-def counts(rec: RunRecord, label: str) -> RunCounts:
+def counts(rec: RunRecord, label: str, weights: dict[str, Weights] | None = None) -> RunCounts:
     per = [task_counts(rec, rec.tasks[name]) for name in sorted(rec.tasks)]
     total = lambda field: sum(getattr(t, field) for t in per)  # noqa: E731
     checker = None
@@ -133,7 +138,11 @@ def counts(rec: RunRecord, label: str) -> RunCounts:
     results: dict[str, int] = {}
     for t in per:
         _add(results, t.results)
+    table = weights or WEIGHTS
+    who = provider(rec.model, table)
+    spent = cost(total("tokens_in"), total("tokens_out"), total("tokens_cached"), total("tokens_cache_write"), table[who])
     return RunCounts(label=label, model=rec.model, lang=rec.lang, tasks=len(per),
+                     cost=spent, cost_provider=who, cost_weights=table[who],
                      solved=sum(t.solved for t in per), solved_first=sum(t.first_attempt for t in per),
                      attempts=total("attempts"), results=dict(sorted(results.items())),
                      tokens_in=total("tokens_in"), tokens_out=total("tokens_out"),
@@ -206,6 +215,7 @@ def render(runs: list[RunCounts]) -> str:
     ]
     if any(r.tokens_cached or r.tokens_cache_write for r in runs):
         rows.append(["of tokens in: cache reads/writes", *[f"{r.tokens_cached}/{r.tokens_cache_write}" for r in runs]])
+    rows.append(["cost, in uncached input tokens", *[_cost(r) for r in runs]])
     kinds = sorted({k for r in runs for k in r.results})
     rows += [[f"results: {k}", *[str(r.results.get(k, 0)) for r in runs]] for k in kinds]
     if sampled:
@@ -245,6 +255,12 @@ def _category_rows(runs: list[RunCounts]) -> list[list[str]]:
     for why in sorted({k for r in runs for k in (r.left_out or {})}):
         rows.append([f"suite tasks left out: {why}", *[str((r.left_out or {}).get(why, 0)) for r in runs]])
     return rows
+
+
+def _cost(r: RunCounts) -> str:
+    w = r.cost_weights
+    how = f" ({r.cost_provider}: reads {w.cache_read:g}, writes {w.cache_write:g}, output {w.output:g})" if w else ""
+    return f"{'~' if r.approximate else ''}{r.cost:,.0f}{how}"
 
 
 def _one(pass_at: dict[str, float] | None) -> str:

@@ -39,12 +39,14 @@ from ..verilog.ports import PortInfo, compare_ports
 from . import facts as F
 from . import stub as S
 from . import text as T
+from .checkout import safe_name
 from .problem import Problem
 
 TOP = "TopModule"
 REF = "RefModule"
 HELPER_PREFIX = "ref__"
-TITLES = {"verilogeval": "VerilogEval v2", "chipbench": "ChipBench"}
+TITLES = {"verilogeval": "VerilogEval v2", "chipbench": "ChipBench", "chipbench-debug": "ChipBench debugging",
+          "rtllm": "RTLLM v2"}
 _SAMPLES = re.compile(r"in (\d+) samples|out of (\d+) samples")
 
 
@@ -66,12 +68,22 @@ def verdict_style(test: str) -> str | None:
     return None
 
 
+def task_folder(out: Path, name: str) -> Path:
+    """The task's folder, made: always one new folder directly inside `out` (names are checked at reading)."""
+    folder = out / name
+    if not safe_name(name) or folder.parent != out:
+        raise ValueError(f"unsafe task name {name!r}")
+    folder.mkdir()
+    return folder
+
+
 def write_task(problem: Problem, out: Path, commit: str) -> Built:
+    if problem.unsafe:
+        return Built(problem, None, problem.unsafe, None)
     if problem.missing:
         return Built(problem, None, "missing file(s) in the checkout: " + ", ".join(problem.missing), None)
     assert problem.prompt is not None and problem.ref is not None and problem.test is not None
-    folder = out / problem.task
-    folder.mkdir(parents=True)
+    folder = task_folder(out, problem.task)
     title = f"{TITLES.get(problem.suite, problem.suite)} {problem.category} {problem.name}"
     invalid = None
     style = verdict_style(problem.test)
@@ -89,21 +101,29 @@ def write_task(problem: Problem, out: Path, commit: str) -> Built:
     tb_v = "\n".join([f"// The hidden testbench of {title}: the upstream testbench, then its reference with its",
                       f"// helper modules renamed {HELPER_PREFIX}<name> (imported by `bench suite import`).",
                       problem.test.rstrip(), "", T.rename(own, helpers)]) + "\n"
+    return finish(problem, folder, title, ref_v, tb_v, TOP, style or "mismatches", invalid, commit)
+
+
+def finish(problem: Problem, folder: Path, title: str, ref_v: str, tb_v: str, top: str, style: str,
+           invalid: str | None, commit: str) -> Built:
+    """Write ref.v, tb.v, iface.v, stub.sysr (where sysr can state the interface) and task.json."""
     (folder / "ref.v").write_text(ref_v)
     (folder / "tb.v").write_text(tb_v)
-    facts = F.of_reference(ref_v)
+    facts = F.of_reference(ref_v if top == TOP else T.rename(ref_v, {top: TOP}))
     if facts.ports is None:
         invalid = invalid or f"syntax: Yosys cannot read the reference: {facts.error}"
         (folder / "iface.v").write_text(f"// {title}: the reference's ports could not be read.\n")
     else:
-        (folder / "iface.v").write_text(iface(facts.ports, title))
+        (folder / "iface.v").write_text(iface(facts.ports, title, top))
         if problem.ifc is not None:
             invalid = invalid or _ifc_problem(problem.ifc, facts.ports)
-    stub_text, why = S.stub(facts, f"{TOP}: {title}, imported by `bench suite import`.")
+    stub_text, why = S.stub(facts, f"{top}: {title}, imported by `bench suite import`.")
+    if problem.sysr:
+        stub_text, why = None, problem.sysr
     if stub_text is not None:
-        (folder / "stub.sysr").write_text(stub_text)
-    task = Task(name=problem.task, top=TOP, sequential=facts.flops, cycles=1, tags=[problem.suite, problem.category],
-                prompt=_prompt(problem.prompt), language="systemverilog", verdict=Verdict(style=style or "mismatches"),
+        (folder / "stub.sysr").write_text(stub_text.replace(f"module {TOP}(", f"module {top}(", 1))
+    task = Task(name=problem.task, top=top, sequential=facts.flops, cycles=1, tags=[problem.suite, problem.category],
+                prompt=_prompt(problem.prompt or ""), language="systemverilog", verdict=Verdict(style=style),
                 port_order=False, origin=Origin(suite=problem.suite, category=problem.category, problem=problem.name,
                                                 commit=commit),
                 invalid=invalid or "not validated yet (the import did not finish)", sysr_unavailable=why or None)
@@ -111,11 +131,11 @@ def write_task(problem: Problem, out: Path, commit: str) -> Built:
     return Built(problem, folder, invalid, why or None)
 
 
-def iface(ports: list[F.Port], title: str) -> str:
+def iface(ports: list[F.Port], title: str, top: str = TOP) -> str:
     body = ",\n".join(f"  {p.declaration()}" for p in ports)
-    return (f"// {TOP}: {title}; the ports of its reference, as Yosys reads them.\n"
+    return (f"// {top}: {title}; the ports of its reference, as Yosys reads them.\n"
             "// Requirements on the inputs:\n//   none beyond the task's prompt\n"
-            f"module {TOP} (\n{body}\n);\n\nendmodule\n")
+            f"module {top} (\n{body}\n);\n\nendmodule\n")
 
 
 def _ifc_problem(ifc: str, ports: list[F.Port]) -> str | None:

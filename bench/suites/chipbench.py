@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .checkout import folders
 from .problem import Problem, SuiteError, collect, names_in
 
 KIND = "chipbench"
@@ -23,7 +24,10 @@ ORDER = ("self_contain", "not_self_contain", "cpu_ip")
 
 def datasets(src: Path) -> list[Path]:
     for base in (src, src / GEN):
-        found = sorted((p for p in base.glob("dataset_*") if p.is_dir()),
+        if base != src and base not in folders(src):  # a link is not followed
+            continue
+        found = sorted((p for p in folders(base) if p.name.startswith("dataset_")
+                        and not p.name.startswith("dataset_debug_")),
                        key=lambda p: (ORDER.index(_category(p)) if _category(p) in ORDER else len(ORDER), p.name))
         if found:
             return found

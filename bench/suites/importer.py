@@ -1,20 +1,24 @@
 """`bench suite import`: a user's upstream checkout into a folder of validated task folders.
 
 The importer of the suite (`KINDS`) finds the problems; each becomes a task folder
-(`bench.suites.build`), written and validated in a staging folder beside OUT that replaces OUT
-only once every task is done, so a crash or an interrupt leaves OUT as it was. OUT must be
-empty, missing, or an earlier import (it holds suite.json). The report, also written as
-OUT/suite.json, is the object `--json` prints: `kind`, `source`, `commit` (of the checkout,
-`-dirty` when its files differ from that commit, or "unknown"), `tasks` (problems found),
-`valid`, `invalid` ({task, reason} for every task whose reference does not pass, or that could
-not be built), `sysr_expressible` and `sysr_not_expressible` ({task, reason}), both over the
-valid tasks only: an invalid task is out of every count.
+(`bench.suites.build`; RTLLM's own shape in `bench.suites.rtllm`), written and validated in a
+staging folder beside OUT that replaces OUT only once every task is done, so a crash or an
+interrupt leaves OUT as it was. OUT must be empty, missing, or an earlier import (it holds
+suite.json). The checkout is read as hostile input (`bench.suites.checkout`): no git command,
+no link followed, no name that is not one folder inside OUT, sizes bounded.
+
+The report, also written as OUT/suite.json, is the object `--json` prints: `kind`, `source`,
+`commit` (of the checkout, read from its git files, `-dirty` when its files differ from that
+commit; a checkout whose commit cannot be read is refused unless `allow_unpinned`, and is then
+"unknown"), `tasks` (problems found), `valid`, `invalid` ({task, reason} for every task whose
+reference does not pass, or that could not be built or read), `sysr_expressible` and
+`sysr_not_expressible` ({task, reason}), both over the valid tasks only: an invalid task is out
+of every count.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
@@ -23,11 +27,14 @@ from pydantic import BaseModel
 
 from ..judge.score import Scorer
 from ..judge.tasks import Task
-from . import chipbench, verilogeval
+from . import chipbench, chipbench_debug, rtllm, verilogeval
 from .build import Built, validate, write_task
+from .checkout import commit as checkout_commit
 from .problem import SuiteError
 
-KINDS = {verilogeval.KIND: verilogeval.problems, chipbench.KIND: chipbench.problems}
+KINDS = {verilogeval.KIND: verilogeval.problems, chipbench.KIND: chipbench.problems,
+         chipbench_debug.KIND: chipbench_debug.problems, rtllm.KIND: rtllm.problems}
+WRITERS = {rtllm.KIND: rtllm.write_task}  # the others are in VerilogEval's shape (bench.suites.build)
 REPORT = "suite.json"
 
 
@@ -56,19 +63,6 @@ class Imported(BaseModel):
     timeout_fails: bool = True
 
 
-def checkout_commit(folder: Path) -> str:
-    """The commit of the git checkout holding `folder`, `-dirty` if its files there differ, or "unknown"."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=30)
-        if head.returncode != 0 or not head.stdout.strip():
-            return "unknown"
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "."], cwd=folder,
-                                capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return head.stdout.strip() + ("-dirty" if status.stdout.strip() else "")
-
-
 def _staging(out: Path) -> Path:
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / REPORT).is_file())):
         raise SuiteError(f"--out {out}: exists and is not an imported suite (no {REPORT}); give an empty or new folder")
@@ -80,24 +74,30 @@ def _staging(out: Path) -> Path:
 
 
 def import_suite(kind: str, src: Path, out: Path, jobs: int = 1,
-                 progress: Callable[[Imported], None] | None = None) -> SuiteReport:
+                 progress: Callable[[Imported], None] | None = None, allow_unpinned: bool = False) -> SuiteReport:
     if kind not in KINDS:
         raise SuiteError(f"unknown suite kind {kind!r}; known: {', '.join(KINDS)}")
     if not src.is_dir():
         raise SuiteError(f"{src}: not a folder (give a local checkout of the suite)")
+    src = src.resolve()  # the path the user gave is theirs; every link below it is the checkout's
+    commit = checkout_commit(src)
+    if commit == "unknown" and not allow_unpinned:
+        raise SuiteError(f"{src}: not in a git checkout whose commit can be read, so the import could not record "
+                         "which version of the suite it is; give a git checkout, or --allow-unpinned to import it "
+                         "with commit \"unknown\"")
     folder, problems = KINDS[kind](src)
     if not problems:
         raise SuiteError(f"{folder}: no problems found")
     names = [p.task for p in problems]
     if len(set(names)) != len(names):
         raise SuiteError(f"{folder}: two problems would make the same task name")
-    commit = checkout_commit(folder)
     stage = _staging(out)
+    writer = WRITERS.get(kind, write_task)
     scorer = Scorer()
     scorer.reveal = True
 
     def one(problem) -> tuple[Built, Task | None]:
-        built = write_task(problem, stage, commit)
+        built = writer(problem, stage, commit)
         task = validate(built, scorer)
         if progress:
             progress(Imported(task=problem.task, invalid=task.invalid if task else built.invalid,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .checkout import folders
 from .problem import Problem, SuiteError, collect, names_in
 
 KIND = "verilogeval"
@@ -23,7 +24,7 @@ COMPLETE = "dataset_code-complete-iccad2023"
 def dataset(src: Path) -> Path:
     if any(src.glob("Prob*_prompt.txt")):
         return src
-    if any((src / SPEC).glob("Prob*_prompt.txt")):
+    if src / SPEC in folders(src) and any((src / SPEC).glob("Prob*_prompt.txt")):  # a link is not followed
         return src / SPEC
     raise SuiteError(f"{src}: no VerilogEval v2 problems: expected ProbNNN_name_prompt.txt files in it or in "
                      f"{src / SPEC} (give {src / COMPLETE} for the code-completion layout)")

@@ -51,6 +51,7 @@ class Arm:
 class Case:
     subject: str
     arms: list[Arm]
+    compact: bool = False  # an arm of one short assignment on one line (a decoded element write)
 
 
 @dataclass
@@ -189,7 +190,7 @@ def prune(stmts: list, keep, gen: Gen, live: set[str] | None = None) -> tuple[li
                 lives.append(la)
             if any(a.body for a in arms):
                 live = set().union(*lives) | gen.reads(st.subject)
-                out.append(Case(st.subject, arms))
+                out.append(Case(st.subject, arms, st.compact))
         elif isinstance(st, Group):
             body, live = prune(st.body, keep, gen, live)
             if body:
@@ -257,6 +258,11 @@ def render(stmts: list, depth: int) -> list[str]:
                 if not arm.body:
                     lines.append(f"{pad}{INDENT}{label}: ;{note}")
                     continue
+                if st.compact and len(arm.body) == 1 and isinstance(arm.body[0], Assign):
+                    one = render(arm.body, 0)
+                    if len(one) == 1:
+                        lines.append(f"{pad}{INDENT}{label}: {one[0]}{note}")
+                        continue
                 lines.append(f"{pad}{INDENT}{label}: begin{note}")
                 lines += render(arm.body, depth + 2)
                 lines.append(f"{pad}{INDENT}end")

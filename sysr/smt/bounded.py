@@ -24,7 +24,7 @@ import time
 import z3
 
 from .. import limits
-from . import words
+from . import contexts, words
 
 _DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("sysr_deadline",
                                                                                         default=None)
@@ -42,6 +42,12 @@ def proofs(at: float | None, time_limit: float):
     finally:
         _DEADLINE.reset(token)
         lift_memory_cap()
+
+
+def deadline() -> float | None:
+    """The `time.monotonic()` by which the proofs on this thread must end, if any."""
+    limit = _DEADLINE.get()
+    return None if limit is None else limit[0]
 
 
 def out_of_memory(e: BaseException) -> bool:
@@ -117,7 +123,7 @@ class BoundedSolver(z3.Solver):
         """Whether `sysr.smt.words` finds the query unsatisfiable (False when it cannot tell). It
         works on a copy in a context of its own: where its time limit cuts it off must not change
         the terms (and so the model) of the query that the solver then decides."""
-        own = z3.Context()
+        own = contexts.fresh()
         try:
             return words.refuted([a.translate(own) for a in self.assertions()], own, budget)
         except z3.Z3Exception as e:

@@ -14,6 +14,7 @@ import z3
 
 from .. import elab as E
 from ..types import Ty, bits_for
+from . import products
 
 
 # Arrays up to this many elements are encoded as one bit-vector per element (fast for the
@@ -70,6 +71,7 @@ class CycleEncoder:
         self.ctx = ctx
         self.memo: dict[int, object] = {}
         self.keep: list[object] = []
+        self.products: dict[int, products.Product] = {}  # shift-and-add chains recognized (`sysr.smt.products`)
 
     def bv(self, value: int, width: int):
         return z3.BitVecVal(value, width, self.ctx)
@@ -110,7 +112,8 @@ class CycleEncoder:
             c, a, b = truth(e(n.c)), e(n.a), e(n.b)
             if isinstance(a, tuple):
                 return tuple(x if x is y else z3.If(c, x, y) for x, y in zip(a, b))
-            return z3.If(c, a, b)
+            stepped = products.step(c, a, b, self.products)
+            return z3.If(c, a, b) if stepped is None else stepped
         if isinstance(n, E.Cast):
             return self.cast(e(n.a), n.a.ty, n.ty)
         if isinstance(n, E.Slice):
@@ -155,10 +158,14 @@ class CycleEncoder:
     def binary(self, n: E.Bin):
         a, b = self.enc(n.a), self.enc(n.b)
         op, ty = n.op, n.a.ty
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
+        if op in ("+", "-"):
+            out = a + b if op == "+" else a - b
+            if z3.is_app_of(b, z3.Z3_OP_ITE) and z3.is_bv_value(b.arg(2)) and b.arg(2).as_long() == 0:
+                # P + ite(c, X << k, 0): a step of a shift-and-add chain, as ite(c, P + (X << k), P)
+                stepped = a + b.arg(1) if op == "+" else a - b.arg(1)
+                got = products.step(b.arg(0), stepped, a, self.products)
+                return out if got is None else got
+            return out
         if op == "*":
             return a * b
         if op == "/":  # bvsdiv truncates toward zero, as Verilog's signed `/` does

@@ -12,6 +12,7 @@ import time
 
 import z3
 
+from . import contexts
 from .unroll import Unrolling
 from .verdicts import Goal, Verdict, VerifierBug
 
@@ -87,7 +88,7 @@ class Induction:
     def free_unrolling(self) -> Unrolling:
         """Cycles from an arbitrary state (induction and `settle`), built once."""
         if getattr(self, "_free", None) is None:
-            self._free = Unrolling(self.sys, "i", z3.Context())
+            self._free = Unrolling(self.sys, "i", contexts.fresh())
         return self._free
 
     def settle(self, k: int) -> set[int]:
@@ -109,7 +110,7 @@ class Induction:
                 if id(v) in settled:
                     continue
                 t0 = time.perf_counter()
-                if self.decide_one(v, un, steps, base, contract, quick=True)[0] == z3.unsat:
+                if self.decide_one(v, un, steps, base, contract, quick=True, need_model=False)[0] == z3.unsat:
                     settled.add(id(v))
                 v.time_s += time.perf_counter() - t0
         return settled

@@ -189,19 +189,22 @@ class Prover(Reporting, Induction):
         before the cycle's inputs: `sysr.hier.contract.settled_before`) or the others."""
         return [un.prop(a, t) for a in self.sys.assumes if early is None or (a.what == "early") == early]
 
-    def decide(self, terms: list, goal, quick: bool = False):
+    def decide(self, terms: list, goal, quick: bool = False, need_model: bool = True):
         """One query in a solver (and a context) of its own: z3's one-shot bit-vector tactics are
         much faster than its incremental core on these. `quick`: within `QUICK_WORK` (and
-        `QUICK_S`). (result, model or None, reason when unknown)."""
+        `QUICK_S`). `need_model`: False where only the answer counts (the model may then be None).
+        (result, model or None, reason when unknown)."""
         if quick:
-            return solve_alone(terms + [goal], min(self.opts.timeout, QUICK_S), self.divides, QUICK_WORK)
-        return solve_alone(terms + [goal], self.opts.timeout, self.divides)
+            return solve_alone(terms + [goal], min(self.opts.timeout, QUICK_S), self.divides, QUICK_WORK,
+                               need_model)
+        return solve_alone(terms + [goal], self.opts.timeout, self.divides, need_model=need_model)
 
-    def decide_one(self, v: Verdict, un: Unrolling, t: int, terms: list, contract: list, quick: bool = False):
+    def decide_one(self, v: Verdict, un: Unrolling, t: int, terms: list, contract: list, quick: bool = False,
+                   need_model: bool = True):
         """`decide` whether `v` fails in cycle t (the goal's terms are freed on return, as the
         checker always has: z3 reuses the numbers of freed terms, and its search follows them)."""
         assumed, goal = Goal([(v, un.prop(v.prop, t))], wrap=False).query(contract)
-        return self.decide(terms + assumed, goal, quick)
+        return self.decide(terms + assumed, goal, quick, need_model)
 
     def bmc(self, start: int, stop: int, indexes) -> bool:
         """Cycles start..stop-1 from reset: the requirements must be satisfiable in each, and the

@@ -18,6 +18,7 @@ from ..front import syntax as S
 from ..front.syntax import Span
 from ..types import Ty, to_signed
 from .encode import bv
+from .products import multiplication_note
 from .unroll import Unrolling
 from .verdicts import Verdict, VerifierBug
 
@@ -137,8 +138,10 @@ class Reporting:
         if reason in ("canceled", "timeout"):
             reason = f"timed out after {self.opts.timeout:g} s"
         v.status = "unknown"
+        product = multiplication_note(self.sys, v.prop.expr)
+        notes = ([product] if product else []) + [f"raise --timeout (now {self.opts.timeout:g} s), or split the property"]
         v.diag = error("V003", f"not proven: the solver gave up on `{v.prop.text}` in the {where} ({reason})",
-                       v.prop.span, f"raise --timeout (now {self.opts.timeout:g} s), or split the property")
+                       v.prop.span, *notes)
         self.diags.append(v.diag)
 
     def describe(self, p: E.Prop) -> str:

@@ -7,8 +7,8 @@ import os
 import z3
 
 from .. import elab as E
-from . import strategy
-from .bounded import BoundedSolver
+from . import contexts, portfolio, strategy
+from .bounded import BoundedSolver, deadline
 from .encode import CycleEncoder, arrays_equal, enum_valid, make_vars, truth
 
 SOLVER_LOGIC = os.environ.get("SYSR_SOLVER_LOGIC", "QF_ABV") or None
@@ -22,7 +22,7 @@ def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool =
     otherwise z3's incremental solver for the logic. `divides`: the design has `/` or `%`, and
     each query is first tried at the word level (`sysr.smt.words`). `work`: a limit in z3's
     resource units besides the timeout (the same on a loaded machine as on an idle one)."""
-    ctx = ctx or z3.Context()
+    ctx = ctx or contexts.fresh()
     s = BoundedSolver(ctx, SOLVER_LOGIC, timeout_s, divides, strategy.one_shot(ctx) if one_shot else None)
     s.set("random_seed", 0)
     if work is not None:
@@ -30,13 +30,21 @@ def make_solver(timeout_s: float, ctx: z3.Context | None = None, divides: bool =
     return s
 
 
-def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int | None = None):
+def solve_alone(terms: list, timeout_s: float, divides: bool = False, work: int | None = None,
+                need_model: bool = True):
     """Whether the conjunction of `terms` is satisfiable, decided in a context of its own: (result,
     model in the terms' context or None, reason when unknown). The query is a copy of the terms,
     so its answer and model depend on the terms alone: not on what the terms' context saw before
-    (z3 numbers its terms in the order they are made, and that numbering steers its choices)."""
+    (z3 numbers its terms in the order they are made, and that numbering steers its choices).
+    With the portfolio on, Bitwuzla tries the query first (with a work limit of its own where the
+    query has one); its `unsat` is taken, and its `sat` when the caller does not `need_model`
+    (the model is then None); every model is z3's (`sysr.smt.portfolio`)."""
+    if portfolio.enabled() and not divides:  # z3's word-level attempt decides divisions (Bitwuzla is slow on them)
+        got = portfolio.decide(terms, portfolio.budget(timeout_s, deadline()), work is not None)
+        if got == "unsat" or (got == "sat" and not need_model):
+            return (z3.unsat if got == "unsat" else z3.sat), None, ""
     home = terms[0].ctx
-    own = z3.Context()
+    own = contexts.fresh()
     s = make_solver(timeout_s, own, divides, one_shot=True, work=work)
     s.add(*(t.translate(own) for t in terms))
     res = s.check()

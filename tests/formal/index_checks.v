@@ -36,7 +36,11 @@ module picks (
     end else begin
       slot = k == 2'd3 ? 2'd0 : k;
       if (we) begin
-        regs[slot * 8 +: 8] <= z;
+        case (slot)
+          2'd0: regs[7:0] <= z;
+          2'd1: regs[15:8] <= z;
+          2'd2: regs[23:16] <= z;
+        endcase
       end
     end
   end

@@ -27,7 +27,12 @@ module async_reset (
         count <= count + 4'd1;
       end
       if (we) begin
-        flags[addr[1:0]] <= 1'b1;
+        case (addr[1:0])
+          2'd0: flags[0] <= 1'b1;
+          2'd1: flags[1] <= 1'b1;
+          2'd2: flags[2] <= 1'b1;
+          2'd3: flags[3] <= 1'b1;
+        endcase
       end
       q <= mem[addr];
     end

@@ -20,7 +20,12 @@ module regfile (
       r <= {4{8'h5a}};
     end else begin
       if (we) begin
-        r[wa * 8 +: 8] <= wd;
+        case (wa)
+          2'd0: r[7:0] <= wd;
+          2'd1: r[15:8] <= wd;
+          2'd2: r[23:16] <= wd;
+          2'd3: r[31:24] <= wd;
+        endcase
       end
     end
   end

@@ -2,8 +2,10 @@
 
 The key comes from the environment (ANTHROPIC_API_KEY); `ANTHROPIC_BASE_URL` or `--base-url`
 points it elsewhere (the tests use a local fake server). The system prompt (for sysr, the compact
-language reference) is sent as one cached block, so every later request of a run reads it from
-the prompt cache. Rate limits, overload and server errors are retried with bounded backoff
+language reference) is sent as cached blocks, one per part of it (`SystemPrompt.parts`: for sysr,
+the core that every task shares, then the sections a task needs), so every later request of a
+run reads the core from the prompt cache, and the sections where an earlier task had the same.
+Rate limits, overload and server errors are retried with bounded backoff
 (`bench.loop.models.retry`); a refused key or an unknown model is a clear, fatal error. Token counts
 come from the API's usage: `tokens_in` is every prompt token (uncached, cache reads and cache
 writes), with the cache reads and writes recorded apart. Temperature is sent when given; the
@@ -35,7 +37,9 @@ class AnthropicModel:
 
     def complete(self, system: str, messages: list[Message], task: str, attempt: int, *,
                  sample: int = 1, temperature: float | None = None, seed: int | None = None) -> Reply:
-        blocks = [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
+        # one cached block per part: for sysr the core every task shares, then the task's sections
+        blocks = [{"type": "text", "text": part, "cache_control": {"type": "ephemeral"}}
+                  for part in getattr(system, "parts", None) or (system,)]
         # the SDK in use has no temperature argument; the API still takes the field
         extra = {"temperature": temperature} if temperature is not None else None
 

@@ -41,8 +41,18 @@ module cam_match (
       valid <= {4{1'b0}};
     end else begin
       if (we) begin
-        tag[waddr * 8 +: 8] <= wkey;
-        valid[waddr] <= 1'b1;
+        case (waddr)
+          2'd0: tag[7:0] <= wkey;
+          2'd1: tag[15:8] <= wkey;
+          2'd2: tag[23:16] <= wkey;
+          2'd3: tag[31:24] <= wkey;
+        endcase
+        case (waddr)
+          2'd0: valid[0] <= 1'b1;
+          2'd1: valid[1] <= 1'b1;
+          2'd2: valid[2] <= 1'b1;
+          2'd3: valid[3] <= 1'b1;
+        endcase
       end
     end
   end
