@@ -60,7 +60,7 @@ def _write_vcd(outcome, path: str) -> None:
 
 
 def cmd_lower(args) -> int:
-    from .lower import FormalUnsupported, lower_text
+    from .lower import FormalUnsupported, lower_text, needed_externs
     src = read_design(args.file)
     try:
         code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal, top=args.top,
@@ -77,6 +77,10 @@ def cmd_lower(args) -> int:
         Path(args.output).write_text(code)
     else:
         sys.stdout.write(code)
+    externs = needed_externs(code)
+    if externs:
+        print(f"{args.file}: the Verilog instantiates extern modules that sysr does not write: "
+              f"{', '.join(externs)}; compile their Verilog with it", file=sys.stderr)
     return 0
 
 

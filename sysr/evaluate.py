@@ -116,7 +116,8 @@ class Evaluator:
 
     def initial_state(self, memory: Callable[[str, int], int] | None = None,
                       free: Callable[[str], int] | None = None) -> dict[str, object]:
-        """The reset state: reset values; memories from `memory(name, i)`; others from `free(name)`."""
+        """The reset state: reset values, and power-up values of registers without one; memories
+        from `memory(name, i)`; other registers from `free(name)`."""
         state: dict[str, object] = {}
         for sv in self.sys.state:
             if sv.size is not None:
@@ -127,6 +128,8 @@ class Evaluator:
                     state[sv.name] = ArrayValue(sv.size, {}, lambda i, nm=sv.name, g=get: g(nm, i))
             elif sv.init is not None:
                 state[sv.name] = sv.init
+            elif sv.powerup is not None:
+                state[sv.name] = sv.powerup
             else:
                 state[sv.name] = (free or (lambda name: 0))(sv.name)
         return state

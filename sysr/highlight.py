@@ -12,7 +12,8 @@ comments, operators (`/` and `%` among them) and punctuation. A character sysr d
 checker. A name is a `Name`: a raw identifier `r#match` is one token, and so is a keyword used as
 a name (sysr reserves keywords only where the grammar expects them: a port may be named `out`,
 and `areset: areset` names an asynchronous reset `areset`). The port kinds `clock`, `reset`,
-`reset_n`, `areset` and `areset_n` are declarations, like `reg` and `out`, and so is `inst`
+`reset_n`, `areset` and `areset_n` are declarations, like `reg` and `out`, and so are `extern`,
+`initial` (a power-up value) and `inst`
 (`inst u = counter(...)`: `counter` is a `Name.Function`, as in its `module counter`).
 """
 
@@ -25,7 +26,7 @@ from .types import BUILTINS
 
 CONTROL = ("if", "then", "else", "match", "for", "in", "comb", "seq", "as")
 DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "ghost", "out", "clock",
-                "reset", "reset_n", "areset", "areset_n", "inst")
+                "reset", "reset_n", "areset", "areset_n", "inst", "extern", "initial")
 PROPERTIES = ("requires", "ensures", "invariant", "assert", "cover", "forall", "exists")
 SUFFIX = r"(?:[us][0-9]+)?"
 # Keywords are reserved only where the grammar expects them (a port may be named `out`): a

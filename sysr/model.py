@@ -35,6 +35,7 @@ class Signal:
     ghost: bool = False
     size: int | None = None  # register arrays and memories
     init: int | None = None  # reset value (bit pattern), registers and register arrays
+    powerup: int | None = None  # power-up value (bit pattern), registers without a reset value
     index: int = 0  # declaration order
 
     @property
@@ -167,6 +168,11 @@ class Design:
     def ports(self) -> tuple[S.Port, ...]:
         return self.module.ports
 
+    @property
+    def extern(self) -> bool:
+        """An `extern module`: a contract whose logic is Verilog that sysr does not write."""
+        return self.module.extern
+
     def specs(self) -> list[S.Spec]:
         return [i for i in self.module.items if isinstance(i, S.Spec)]
 
@@ -200,6 +206,10 @@ class Hierarchy:
         for d in self.modules.values():
             visit(d)
         return out
+
+    def externs(self) -> list[Design]:
+        """The extern modules the top reaches: the Verilog modules a lowering needs besides its own."""
+        return [d for d in self.reachable() if d.extern]
 
     def reachable(self) -> list[Design]:
         """The top, then every module it instantiates, directly or not, in order of first instance."""

@@ -8,10 +8,11 @@ of type `ty`, and every production knows which of its operands must carry a type
 that takes its type from context.
 
 What a design contains: a clock, a reset (`reset`, `reset_n`, or the asynchronous `areset` or
-`areset_n`, which only properties read), 1-4 inputs and 1-4 outputs
+`areset_n`, which logic reads now and then, some outputs forced to a constant while it is
+active), 1-4 inputs and 1-4 outputs
 (some registered) of random types (bool, uN and sN of widths 1..64, an enum), registers with
 reset values and some without (every register of a clocked design without a reset port, one
-design in twelve), sometimes a register array and a memory of 2-128 entries (written in `seq`, read
+design in twelve), some of those with a power-up value (`initial e`), sometimes a register array and a memory of 2-128 entries (written in `seq`, read
 in `seq` and `comb`, with indexes in range by their width or guarded by a comparison); one
 design in ten is purely combinational (no clock, no reset, no state). Wires and outputs are
 driven at module level, by `wire` with a value and by `comb` blocks (defaults, then
@@ -172,10 +173,12 @@ class Scope:
 
 @dataclass
 class Generated:
-    """A generated design: its source, module name and memories (name, size)."""
+    """A generated design: its source, module name and memories (name, size); for a hierarchy,
+    `extern_text` is the same file with some children declared `extern` (tests/gen_hier.py)."""
     text: str
     module: str
     memories: list = field(default_factory=list)
+    extern_text: str = ""
 
 
 # ---- the generator -------------------------------------------------------------------------
@@ -716,12 +719,16 @@ class ModuleParts:
             if reg and ty.kind == "enum" and not self.has_reset:
                 ty = g.int_type()  # an enum register needs a reset value
             self.outputs.append((Val(g.signal_name("y"), ty), reg, self.reset_value(ty) if reg else None))
+        self.powerups: dict[str, str] = {}  # register -> its power-up value (only without a reset value)
+        for v, reg, init in self.outputs:
+            self.powerup(v, reg and init is None)
         self.regs = []
         for _ in range(ch.int(0, 3) if self.stateful else 0):
             ty = g.port_type()
             if ty.kind == "enum" and not self.has_reset:
                 ty = g.int_type()
             self.regs.append((Val(g.signal_name("r"), ty), self.reset_value(ty)))
+            self.powerup(self.regs[-1][0], self.regs[-1][1] is None)
         self.arrays: list[tuple[Arr, str | None]] = []
         if self.has_reset and ch.chance(0.3):
             ty = g.any_type(wide=False)
@@ -744,6 +751,14 @@ class ModuleParts:
             return None
         return self.g.init_value(ty, self.consts)
 
+    def powerup(self, v: Val, reset_less: bool) -> None:
+        """Now and then a power-up value (`initial e`) for a register without a reset value."""
+        if reset_less and self.g.ch.chance(0.4):
+            self.powerups[v.name] = self.g.init_value(v.ty, self.consts)
+
+    def initial(self, name: str) -> str:
+        return f" initial {self.powerups[name]}" if name in self.powerups else ""
+
     def state_vals(self) -> list[Val]:
         outs = [v for v, reg, _ in self.outputs if reg]
         return [v for v, _ in self.regs] + outs
@@ -751,8 +766,7 @@ class ModuleParts:
     def base_scope(self) -> Scope:
         """What logic reads: consts, inputs, state (and a synchronous reset, now and then)."""
         reset = (Val(self.reset[0], BOOL),) if self.has_reset and self.g.ch.chance(0.3) else ()
-        if self.reset[1].startswith("areset"):
-            reset = ()  # design logic may not read an asynchronous reset (A020)
+        self.reads_reset = bool(reset)
         return Scope(vals=tuple(self.consts) + tuple(self.inputs) + reset + tuple(self.state_vals()),
                      fns=self.fns)
 
@@ -762,17 +776,20 @@ class ModuleParts:
         if self.has_reset:
             ports.append((f"{self.reset[0]}: {self.reset[1]}", 1))
         ports += [(f"{v.name}: in {g.type_name(v.ty)}", 2) for v in self.inputs]
+        bare = {}  # port -> its text in an extern declaration (no reset or power-up value)
         for v, reg, init in self.outputs:
             tail = f" = {init}" if init is not None else ""
-            ports.append((f"{v.name}: out reg {g.type_name(v.ty)}{tail}" if reg
+            ports.append((f"{v.name}: out reg {g.type_name(v.ty)}{tail}{self.initial(v.name)}" if reg
                           else f"{v.name}: out {g.type_name(v.ty)}", 3))
+            bare[ports[-1][0]] = f"{v.name}: out reg {g.type_name(v.ty)}" if reg else ports[-1][0]
         if g.ch.chance(0.5):  # any order: the lowering must keep it
             ports = g.ch.shuffle(ports)
+        self.extern_ports = ", ".join(bare.get(p, p) for p, _ in ports)
         return ", ".join(p for p, _ in ports)
 
     def decls(self) -> list[str]:
         g = self.g
-        out = [f"reg {v.name}: {g.type_name(v.ty)}{f' = {init}' if init is not None else ''};"
+        out = [f"reg {v.name}: {g.type_name(v.ty)}{f' = {init}' if init is not None else ''}{self.initial(v.name)};"
                for v, init in self.regs]
         for arr, init in self.arrays:
             tail = f" = {init}" if init is not None else ""
@@ -798,13 +815,22 @@ class ModuleParts:
                 items.append(f"wire {v.name}: {g.type_name(v.ty)} = {g.expr(v.ty, g.depth, read)};")
             elif kind <= 1:
                 v = group[0]
-                items.append(f"{v.name} = {g.expr(v.ty, g.depth, read)};")
+                items.append(f"{v.name} = {self.forced(v.ty, g.expr(v.ty, g.depth, read))};")
             else:
                 items.append(self.comb_block(group, read))
             read = read.add(*group)
         declared = {t.split()[1].rstrip(":") for t in items if t.startswith("wire ")}
         wire_decls = [f"wire {w.name}: {g.type_name(w.ty)};" for w in self.wires if w.name not in declared]
         return wire_decls + items, read
+
+    def forced(self, ty: Ty, value: str) -> str:
+        """`value`, or now and then, where logic reads the reset, `if <reset active> then
+        <literal> else (value)`: forced while the reset is active (of any kind; an asynchronous
+        one in the same cycle, between the clock edges)."""
+        if not self.reads_reset or not self.g.ch.chance(0.4):
+            return value
+        active = f"!{self.reset[0]}" if self.reset[1].endswith("_n") else self.reset[0]
+        return f"if {active} then {self.g.literal(ty, False)} else ({value})"
 
     def comb_block(self, group: list[Val], sc: Scope) -> str:
         g, ch = self.g, self.g.ch

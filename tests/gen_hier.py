@@ -16,6 +16,11 @@ that facts cross the instance boundary: a combinational `k = e;` with `ensures k
 child with a clock a registered `q <= e;` with `ensures q == prev(e);` (`e` over the child's
 inputs): the parent's proofs assume them about `u.k` and `u.q`, with the bindings for the inputs.
 
+`extern_text` is the same file with some children (those without instances of their own)
+declared as extern modules: their ports and those `ensures` (tests/test_differential_hier.py
+checks that a parent takes them as it takes the children, and lowers to the same Verilog less
+their modules).
+
 Parameters (§4.8): now and then a child is made generic (`parameterize`): one of its widths
 becomes a parameter `W` (written `u[W]`, or an exact expression of `W` and `K` that equals it),
 set by its instances to the width it had; and now and then the top also instantiates a fixed
@@ -73,9 +78,10 @@ class ParamChild:
                 "}")
 
 
-def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> str:
+def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> tuple[str, str]:
     """The child's text with outputs whose `ensures` hold by construction (see the docstring);
-    `parts.outputs` gets them, so that the parent reads them."""
+    `parts.outputs` gets them, so that the parent reads them. Also the child as an extern module:
+    its ports (registered outputs without their reset and power-up values) and those `ensures`."""
     sc = Scope(vals=tuple(parts.consts) + tuple(parts.inputs), fns=parts.fns)
     ports, lines = [], []
     ty = g.port_type()
@@ -91,7 +97,12 @@ def add_contracts(g: DesignGen, parts: ModuleParts, text: str) -> str:
         parts.outputs.append((q, True, None))
     head, rest = text.split("(", 1)
     body = rest.rsplit("\n}", 1)[0]
-    return f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}"
+    extern_ports = [p.split(" = ")[0] for p in ports]  # (the contract's outputs: `q: out reg T = V`)
+    contract = "".join(f"  {ln}\n" for ln in lines if ln.startswith("ensures"))
+    extern = f"extern {head}({', '.join(extern_ports + [parts.extern_ports])}) {{\n{contract}}}"
+    text = f"{head}({', '.join(ports)}, {body}\n" + "".join(f"  {ln}\n" for ln in lines) + "}"
+    # as many lines as the child, so that the modules after it keep their spans
+    return text, extern + "\n" * (text.count("\n") - extern.count("\n"))
 
 
 def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
@@ -104,13 +115,17 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
     reset = ch.weighted(RESETS)
     has_reset = not ch.chance(0.08)  # now and then no module has a reset port
     children: list[ModuleParts] = []
+    externs = list(items)  # the file with some children declared `extern`
     for i in range(ch.int(1, 3)):
         g.module_name = f"sub{i + 1}"
         grand = [(f"g{i + 1}", children[-1])] if children and ch.chance(0.3) else []
         parts = ModuleParts(g, consts, fns, stateful=ch.chance(0.7) or any(c.stateful for _, c in grand),
                             reset=reset, has_reset=has_reset, children=grand)
-        text = add_contracts(g, parts, parts.text())
-        items.append(parameterize(g, parts, text) if ch.chance(0.4) else text)
+        text, extern = add_contracts(g, parts, parts.text())
+        generic = ch.chance(0.4)
+        items.append(parameterize(g, parts, text) if generic else text)
+        # a child without instances or parameters of its own may be extern (its children would be left unused)
+        externs.append(extern if not grand and not generic and ch.chance(0.4) else items[-1])
         children.append(parts)
     inside = {id(c) for parts in children for _, c in parts.children}
     chosen = [c for c in children if id(c) not in inside]  # every child is instantiated somewhere
@@ -118,9 +133,11 @@ def hierarchy_from_seed(seed: int, module: str = "dut") -> Generated:
     if ch.chance(0.4):  # two bindings of one generic module
         pks = [ParamChild(w, ch.int(0, 20), reset, has_reset) for w in (ch.int(1, 8), ch.int(1, 12))]
         items.append(pks[0].text())
+        externs.append(items[-1])
         chosen += pks
     insts = [(f"u{k + 1}", c) for k, c in enumerate(ch.shuffle(chosen))]
     g.module_name = module
     top = ModuleParts(g, consts, fns, stateful=True, reset=reset, has_reset=has_reset, children=insts)
     items.append(top.text())
-    return Generated("\n".join(items) + "\n", module)
+    externs.append(items[-1])
+    return Generated("\n".join(items) + "\n", module, extern_text="\n".join(externs) + "\n")

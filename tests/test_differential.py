@@ -87,8 +87,11 @@ class Prepared:
 
 
 def reset_less(system: E.System) -> list[E.StateVar]:
-    """The registers without a reset value (scalars: register arrays without one are memories)."""
-    return [sv for sv in system.state if sv.kind in ("reg", "out_reg") and sv.init is None and sv.size is None]
+    """The registers without a reset value or power-up value, which start with any value
+    (scalars: register arrays without a reset value are memories). One with a power-up value
+    starts with it: the lowered Verilog must give it, the testbench does not."""
+    return [sv for sv in system.state if sv.kind in ("reg", "out_reg") and sv.init is None and sv.size is None
+            and sv.powerup is None]
 
 
 def random_bits(rng: random.Random, width: int) -> int:
@@ -786,7 +789,8 @@ def amaranth_reset_mode(seed: int) -> str:
 
 def features(system: E.System) -> set[str]:
     """What a design's logic (ghosts and properties left out) uses of the newer constructs:
-    an asynchronous reset, `/`, `%`, a memory, registers without a reset value, no reset port."""
+    an asynchronous reset, `/`, `%`, a memory, registers without a reset value,
+    power-up values, no reset port."""
     d = system.design
     out = {"async reset"} if d.reset_async and d.reset is not None else set()
     roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
@@ -801,6 +805,8 @@ def features(system: E.System) -> set[str]:
         out.add("memory")
     if any(not sv.ghost for sv in reset_less(system)):
         out.add("register without reset value")
+    if any(not sv.ghost and sv.powerup is not None for sv in system.state):
+        out.add("power-up value")
     if d.clock is not None and d.reset is None:
         out.add("no reset port")
     return out
@@ -1016,12 +1022,38 @@ AMARANTH_FIXED_BUGS = [
 @pytest.mark.parametrize("reset", ["domain", "port"])
 @pytest.mark.parametrize("bug", AMARANTH_FIXED_BUGS, ids=lambda b: b.id)
 def test_amaranth_bug_reproducer(bug, reset):
+    amaranth_reproduces(bug, reset)
+
+
+def amaranth_reproduces(bug: "AmaranthBug", reset: str) -> None:
+    """The bug's inputs, then random ones, through the Amaranth component against the evaluator."""
     prep = prepare(Generated(bug.source, "m"), 5, 24)
     inputs = [dict(row) for row in bug.inputs] + prep.inputs[len(bug.inputs):]
     prep = Prepared(prep.gen, prep.system, inputs, Evaluator(prep.system).run(inputs))
     case = amaranth_sim.make_case(prep, 0, reset)
     problems = amaranth_sim.disagreements(case, amaranth_sim.simulate([case], 24))
     assert not problems, bug.reason + "\n" + "\n".join(problems)
+
+
+# An open disagreement in simulation (found by a run of 150 designs): in "domain" mode with an
+# asynchronous reset, a register without a reset value (or with a power-up value) is a
+# `reset_less` signal of the domain, whose processes Amaranth's simulator (0.5) runs when the
+# reset rises: it takes its next value there, where sysr holds it. The circuit is right (its
+# RTLIL has a plain `$dff` for such a register, an `$adff` for the others), the simulation is not.
+# Moving them to the reset-less write domain of the memories makes them sample a delta cycle
+# after the domain's registers changed, which is wrong too.
+AMARANTH_OPEN_BUG = AmaranthBug(
+    "held-register-steps-at-an-asynchronous-reset",
+    "Amaranth's simulator steps a reset-less register of an asynchronous domain when its reset "
+    "rises (the RTLIL's `$dff` does not)",
+    "module m(clk: clock, arst_n: areset_n, a: in u8, q: out reg u8, p: out reg u8 initial 9) {\n"
+    "  seq { q <= a; p <= a + 1; }\n}\n",
+    ({"arst_n": 0, "a": 5}, {"arst_n": 1, "a": 6}, {"arst_n": 0, "a": 7}))
+
+
+@pytest.mark.xfail(strict=True, reason=AMARANTH_OPEN_BUG.reason)
+def test_amaranth_open_bug_reproducer():
+    amaranth_reproduces(AMARANTH_OPEN_BUG, "domain")
 
 
 # ---- the harness can fail -----------------------------------------------------------------

@@ -18,6 +18,11 @@ outputs whose contract holds by construction). The evaluator runs the flattened 
   children's `ensures`, their valid enum outputs) must hold, and z3's encoding of that system
   must agree with it. A wrong contract would let the proofs assume what the hierarchy does not do.
 
+A child declared `extern` (its ports and its `ensures`, tests/gen_hier.py's `extern_text`) is
+taken by its parent exactly as the child: the top's proof system with the externs runs on the
+real hierarchy's run like the one with the children, their contracts hold there, and the lowering
+is the real hierarchy's less the extern modules (whose Verilog the children's lowering is).
+
 The Amaranth back end builds a hierarchy flattened; its simulation (tests/amaranth_sim.py) is
 compared too, registers and wires inside the instances included.
 
@@ -29,6 +34,7 @@ SYSR_HIER_Z3_DESIGNS=200` is the long run), `SYSR_HIER_SEED` the first seed.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import fields
 
 import pytest
@@ -36,6 +42,8 @@ import pytest
 from gen_hier import hierarchy_from_seed
 from sysr import elab as E
 from sysr.evaluate import Evaluator
+from sysr.lower import lower_text
+from sysr.pipeline import analyze
 import amaranth_sim
 from test_differential import (SIM_CYCLES, Z3_CYCLES, Figures, Prepared, amaranth_reset_mode, check_cases, lower_case,
                                needs_icarus, prepare, report, unrolling_disagreements, z3_disagreements)
@@ -109,11 +117,12 @@ def _key(p: E.Prop) -> tuple:
     return p.kind, p.span, p.text_span, p.what, p.inst
 
 
-def on_contracts(prep: Prepared) -> tuple[Prepared, list[str]]:
+def on_contracts(prep: Prepared, top=None) -> tuple[Prepared, list[str]]:
     """The top's contract system run on the real run (see the module docstring): that run as a
-    `Prepared` of the contract system, and where it differs from the real one."""
+    `Prepared` of the contract system, and where it differs from the real one. `top`: the top's
+    design to take the contracts from (default the real one; one whose children are externs)."""
     flat = prep.system
-    sc = E.elaborate(flat.design, "contract")
+    sc = E.elaborate(top or flat.design, "contract")
     ev = Evaluator(sc)
     own = {i: next(j for j, p in enumerate(flat.props) if _key(p) == _key(q)) for i, q in enumerate(sc.props)
            if q.kind != "instance"}
@@ -147,6 +156,37 @@ def test_the_proofs_system_agrees_with_the_real_hierarchy(seed):
     assert prep.system.design.instances and contracts.system.assumes  # the children's ensures crossed
     problems = problems or z3_disagreements(contracts) or unrolling_disagreements(contracts)
     assert not problems, report(prep, problems, seed)
+
+
+def _without_modules(verilog: str, names: list[str]) -> str:
+    """A lowered file less the modules `names`, with the header comment that names them."""
+    for name in names:
+        verilog = re.sub(rf"\nmodule {re.escape(name)} \(.*?^endmodule\n", "", verilog, count=1, flags=re.M | re.S)
+    head, rest = verilog.split("\n", 1)
+    return (f"{head}\n// Instantiates extern modules that sysr does not write: {', '.join(names)} "
+            f"(compile their Verilog with this file).\n{rest}")
+
+
+@pytest.mark.parametrize("seed", [s for s in range(HIER_SEED, HIER_SEED + 3 * HIER_Z3_DESIGNS)
+                                  if "extern module" in hierarchy_from_seed(s).extern_text][:HIER_Z3_DESIGNS])
+def test_an_extern_is_taken_as_the_child_it_stands_for(seed):
+    """The same file with some children declared extern (their ports and `ensures`): the top's
+    proof system, run on the real hierarchy's run, agrees with it and the externs' contracts hold
+    there; the lowering is the real hierarchy's (which the Icarus test runs) less the extern
+    modules, whose Verilog is the children's."""
+    gen = hierarchy_from_seed(seed)
+    outcome = analyze(gen.extern_text)
+    assert outcome.accepted, [f"{d.code} {d.message}" for d in outcome.diagnostics]
+    externs = [d.module.name for d in outcome.hierarchy.externs()]
+    assert externs
+    prep = prepare(gen, seed, Z3_CYCLES)
+    contracts, problems = on_contracts(prep, outcome.design)
+    problems = problems or z3_disagreements(contracts)
+    assert not problems, report(prep, problems, seed) + "\n" + gen.extern_text
+    real, _ = lower_text(gen.text, "h.sysr")
+    lowered, _ = lower_text(gen.extern_text, "h.sysr")
+    order = [m for m in re.findall(r"^module (\w+) \(", real, re.M) if m in externs]
+    assert lowered == _without_modules(real, order)
 
 
 def test_amaranth_matches_evaluator_on_hierarchies():

@@ -21,7 +21,7 @@ import pytest
 
 from bench.judge.tools import find_tool
 from sysr.front.syntax import RESET_KINDS
-from sysr.lower import VERILOG_KEYWORDS, lower_text
+from sysr.lower import VERILOG_KEYWORDS, lower_text, needed_externs
 from sysr.pipeline import analyze
 from sysr.types import (Ty, mask, op_binary, op_cast, op_concat, op_slice, op_unary, sint,
                         uint)
@@ -95,14 +95,21 @@ def test_every_design_has_its_expected_file():
 
 # ---- the tools accept the output --------------------------------------------------------
 
+def with_externs(vfile: Path) -> list[str]:
+    """The file and the Verilog of the extern modules it instantiates (reference §4.9): an
+    example's are beside it in examples/ (`examples/spram.v`)."""
+    return [vfile.name] + [str(ROOT / "examples" / f"{name}.v") for name in needed_externs(vfile.read_text())]
+
+
 @pytest.mark.parametrize("vfile", expected_files(), ids=ids(SOURCES))
 def test_iverilog_accepts(vfile: Path, tmp_path: Path):
-    r = run([find_tool("iverilog"), "-g2005", "-Wall", "-o", str(tmp_path / "a.out"), vfile.name], vfile.parent)
+    r = run([find_tool("iverilog"), "-g2005", "-Wall", "-o", str(tmp_path / "a.out"), *with_externs(vfile)],
+            vfile.parent)
     assert r.returncode == 0 and r.stdout == "" and r.stderr == "", r.stdout + r.stderr
 
 
 def yosys(vfile: Path, tmp_path: Path, extra: str = "") -> str:
-    script = (f"read_verilog {vfile.name}; hierarchy -check -top {top_of(vfile)}; proc; "
+    script = (f"read_verilog {' '.join(with_externs(vfile))}; hierarchy -check -top {top_of(vfile)}; proc; "
               f"check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr; {extra}")
     log = tmp_path / "yosys.log"
     r = run([find_tool("yosys"), "-q", "-l", str(log), "-p", script], vfile.parent)

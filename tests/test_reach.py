@@ -7,7 +7,8 @@ lowering cases in tests/lower/:
   reset rises (between clock edges, with the clock low or high), keeps it through an edge, and
   counts again from the reset value after the release; for both polarities, in Icarus;
 - while an asynchronous reset is active registers read as their reset values in the evaluator
-  (and so in traces), memories keep their contents, and logic may not read the reset (A020);
+  (and so in traces), memories keep their contents; logic may read a reset of every kind, and an
+  output forced while an active-low asynchronous reset is low follows it between the edges;
 - a constant zero divisor is T020 wherever it is written;
 - a raw identifier `r#match` is the name `match` (a port of that name in the Verilog),
   diagnostics spell it as it must be written, and the set of words that need `r#` is exactly
@@ -108,13 +109,64 @@ def test_asynchronous_reset_reads_as_reset_value_in_its_cycle_and_memories_keep_
     assert [c.values["m0"] for c in cycles] == [0, 9, 9, 9]  # the write at the reset edge did not happen
 
 
-def test_logic_may_not_read_an_asynchronous_reset_but_specifications_may():
+def test_logic_and_specifications_may_read_a_reset_of_every_kind():
     base = "module m(clk: clock, arst: areset, a: in bool, y: out bool, q: out reg bool = false) {{ {} }}\n"
-    assert codes(base.format("y = a && !arst; seq { q <= a; }")) == ["A020"]
-    assert codes(base.format("y = a; seq { q <= a || arst; }")) == ["A020"]
+    assert codes(base.format("y = a && !arst; seq { q <= a; }")) == []
+    assert codes(base.format("y = a; seq { q <= a || arst; }")) == []
     assert codes(base.format("y = a; seq { q <= a; } ensures arst ==> !q; ghost wire g: bool = arst;")) == []
-    assert codes(base.format("y = a; seq { q <= a; }").replace("areset", "reset")
-                 .replace("y = a;", "y = a && !arst;")) == []  # a synchronous reset may be read
+    for kind in ("reset", "reset_n", "areset_n"):
+        assert codes(base.format("y = a && !arst; seq { q <= a; }").replace("areset", kind)) == []
+
+
+FORCED = """module forced(clk: clock, rst_n: areset_n, a: in u8, y: out u8, q: out reg u8 = 5) {
+  y = if !rst_n then 0 else a;      // forced to 0 while the reset is active, at once
+  seq { q <= a; }
+  ensures !rst_n ==> y == 0 && q == 5;
+  ensures rst_n ==> y == a;
+}
+"""
+
+
+def test_an_output_forced_during_an_active_low_asynchronous_reset_follows_it_between_edges(tmp_path: Path):
+    """The reset falls and rises between the clock edges, with the clock low and with it high:
+    the forced output (and the register) follow at once, in the evaluator and in Icarus."""
+    outcome = check(FORCED, Options())
+    assert outcome.accepted, [d.message for d in outcome.diagnostics]
+    system = E.elaborate(outcome.design)
+    ev = Evaluator(system)
+    rows = [{"rst_n": 1, "a": 9}, {"rst_n": 0, "a": 9}, {"rst_n": 1, "a": 7}]
+    cycles = ev.run(rows)
+    assert [(c.values["y"], c.shown["q"]) for c in cycles] == [(9, 5), (0, 5), (7, 5)]
+    verilog, _ = lower_text(FORCED, "forced.sysr")
+    assert "assign y = !rst_n ? 8'd0 : a;" in verilog
+    tb = """module tb;
+  reg clk = 0, rst_n = 0;
+  reg [7:0] a = 8'd9;
+  wire [7:0] y, q;
+  forced dut(clk, rst_n, a, y, q);
+  initial begin
+    #1 rst_n = 1; #1 $display("start %0d %0d", y, q);
+    #3 clk = 1; #1 $display("run %0d %0d", y, q);
+    #1 rst_n = 0; #1 $display("high %0d %0d", y, q);
+    #1 rst_n = 1; #1 $display("back %0d %0d", y, q);
+    #1 clk = 0; #2 rst_n = 0; #1 $display("low %0d %0d", y, q);
+    #1 a = 8'd3; #1 $display("held %0d %0d", y, q);
+    #1 rst_n = 1; #1 $display("released %0d %0d", y, q);
+    #1 clk = 1; #1 $display("edge %0d %0d", y, q);
+    $finish;
+  end
+endmodule
+"""
+    (tmp_path / "tb.v").write_text(tb)
+    (tmp_path / "forced.v").write_text(verilog)
+    sim = tmp_path / "sim"
+    r = subprocess.run([find_tool("iverilog"), "-g2005", "-o", str(sim), "tb.v", "forced.v"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    r = subprocess.run([find_tool("vvp"), "-n", str(sim)], cwd=tmp_path, capture_output=True, text=True)
+    got = {w[0]: (int(w[1]), int(w[2])) for w in (line.split() for line in r.stdout.splitlines()) if len(w) == 3}
+    assert got == {"start": (9, 5), "run": (9, 9), "high": (0, 5), "back": (9, 5), "low": (0, 5),
+                   "held": (0, 5), "released": (3, 5), "edge": (3, 3)}, r.stdout
 
 
 def test_one_reset_per_module_of_any_kind():
@@ -150,7 +202,7 @@ def test_raw_keywords_are_the_keywords_the_parser_reads_where_a_name_may_stand()
     table = parser.parser.parser.parser.parse_table
     clash = {keywords[k] for acts in table.states.values() if "NAME" in acts for k in acts if k in keywords}
     assert clash == set(S.RAW_KEYWORDS)
-    assert {"in", "out", "clock", "reset", "reset_n", "areset", "areset_n", "as", "then"} == \
+    assert {"in", "out", "clock", "reset", "reset_n", "areset", "areset_n", "as", "then", "initial"} == \
         set(keywords.values()) - set(S.RAW_KEYWORDS)
 
 

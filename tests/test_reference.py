@@ -88,7 +88,7 @@ def _expected(text: str) -> list[str]:
 
 
 def _is_file(text: str) -> bool:
-    return re.search(r"^\s*module\s+\w+\s*\(", text, re.M) is not None
+    return re.search(r"^\s*(?:extern\s+)?module\s+\w+\s*[(<#]", text, re.M) is not None
 
 
 def _ids(blocks) -> list[str]:

@@ -101,6 +101,27 @@ def test_sysr_failures(scorer, toy) -> None:
     assert [s.stage for s in r.stages] == ["check"]
 
 
+INCR = "module incr(input wire [3:0] a, output wire [3:0] y);\n  assign y = a + 4'd1;\nendmodule"
+EXTERN = """extern module incr(a: in u4, y: out u4) { ensures y == a + 1; }
+module toy(clk: clock, rst: reset, en: in bool, q: out reg u4 = 0) {
+  inst i = incr(a: q);
+  seq { if en { q <= i.y; } }
+  ensures prev(!en) ==> q == prev(q);
+  ensures prev(en) ==> q == prev(q) + 1;
+}
+"""
+
+
+def test_a_sysr_extern_module_takes_the_verilog_the_prompt_gives(scorer, toy) -> None:
+    given = toy.model_copy(update={"prompt": toy.prompt + f"\n\nUse this module:\n```verilog\n{INCR}\n```\n"})
+    r = scorer.score(given, "sysr", EXTERN)
+    assert r.result == "PASS", r.detail
+    r = scorer.score(toy, "sysr", EXTERN)  # the plain task gives no Verilog
+    assert r.result == "lower-failed"
+    assert r.detail == ("the design instantiates the extern module(s) `incr`, whose Verilog the task does not "
+                        "give (it gives no Verilog module): write them in sysr")
+
+
 @pytest.mark.parametrize("attack", [
     '  initial $display("PASS");',
     "  initial $finish;",

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sysr import __version__ as SYSR_VERSION
+from sysr.lower import needed_externs
 
 from . import agree, dialect, guard, sandbox, scratch, simulate, verdicts
 from . import lint as L
@@ -67,6 +68,7 @@ from .run import DEFAULT_MEMORY_BYTES, RunResult, run_bounded
 from .session import Session
 from .tasks import Task
 from .tools import ToolMissing, find_tool, tool_version
+from ..verilog.modules import fenced_modules
 from .yosys_log import elaboration_findings, last_count
 from ..verilog.ports import PortInfo, compare_ports, ports_from_json, ports_script
 
@@ -281,14 +283,27 @@ class Scorer:
         return self._record("check", "sysr", res, "ok")
 
     def sysr_lower(self, task: Task, work: Path) -> tuple[StageResult, str]:
-        """The candidate's Verilog: the task's top module and every module it instantiates."""
+        """The candidate's Verilog: the task's top module and every module it instantiates, then
+        the Verilog of its extern modules, which the task's prompt gives (ChipBench's
+        not-self-contained problems give submodules in fenced blocks)."""
         res = self._sysr("lower", ["lower", "--top", task.top, "candidate.sysr", "-o", "candidate.v"], work)
         if res.returncode == 1:
             raise self._fail("lower", "sysr", res, "lower-failed", short(res.stderr))
         out = work / "candidate.v"
         if res.returncode != 0 or not out.is_file():
             raise self._sysr_crash("lower", res, "lower-failed")
-        return self._record("lower", "sysr", res, "ok"), out.read_text(errors="replace")
+        verilog = out.read_text(errors="replace")
+        externs = needed_externs(verilog)
+        if externs:
+            given = fenced_modules(task.prompt)
+            missing = [name for name in externs if name not in given]
+            if missing:
+                offer = f"it gives {', '.join(f'`{n}`' for n in given)}" if given else "it gives no Verilog module"
+                raise self._fail("lower", "sysr", res, "lower-failed",
+                                 f"the design instantiates the extern module(s) {', '.join(f'`{n}`' for n in missing)}, "
+                                 f"whose Verilog the task does not give ({offer}): write them in sysr")
+            verilog += "".join(f"\n// Given by the task: the extern module `{n}`.\n{given[n]}\n" for n in externs)
+        return self._record("lower", "sysr", res, "ok"), verilog
 
     # ---- preprocessing and the guard -------------------------------------------------------
     def guarded(self, task: Task, work: Path, verilog: str, stages: list[StageResult]) -> tuple[str, str | None]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ..verilog.lex import tokens
+from ..verilog.modules import code as _code, fenced_modules, module_texts  # noqa: F401 (module_texts: for importers)
 
 # Compiler directives, which are not macros (IEEE 1800 section 22 and Icarus's own).
 DIRECTIVES = frozenset("""
@@ -26,14 +27,6 @@ undefineall default_decay_time default_trireg_strength delay_mode_distributed de
 delay_mode_unit delay_mode_zero __FILE__ __LINE__
 """.split())
 
-_FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", re.S | re.M)
-
-
-def _code(text: str):
-    """The tokens that are code: no spaces, comments or strings."""
-    for t in tokens(text):
-        if t.kind not in ("space", "comment"):
-            yield t
 
 
 def module_names(text: str) -> list[str]:
@@ -97,29 +90,6 @@ def needed_defines(text: str, source: str) -> list[str]:
         seen.add(name)
         want += [m for m in macros_used(given[name]) if m not in own]
     return [d for name, d in given.items() if name in seen]
-
-
-def module_texts(text: str) -> dict[str, str]:
-    """Module name -> its text from `module` to the end of its `endmodule`."""
-    out, start, name, after = {}, None, None, False
-    for t in _code(text):
-        if after:
-            name, after = t.text, False
-        elif t.kind == "ident" and t.text in ("module", "macromodule") and start is None:
-            start, after = t.pos, True
-        elif t.kind == "ident" and t.text == "endmodule" and start is not None:
-            if name:
-                out[name] = text[start:t.pos + len("endmodule")]
-            start, name = None, None
-    return out
-
-
-def fenced_modules(prompt: str) -> dict[str, str]:
-    """The modules written out in the prompt's ``` fenced blocks, by name."""
-    out: dict[str, str] = {}
-    for block in _FENCE.findall(prompt):
-        out.update(module_texts(block))
-    return out
 
 
 def provided_modules(reference: str, prompt: str) -> list[str]:

@@ -36,7 +36,11 @@ asynchronous (or none), as its registers are `reset_less`.
 
 A design with instances is built flattened (`sysr.elab.flat`, what the evaluator runs): one
 component with every instance's logic inside, its registers and wires under the instance's
-name (`registers["u.count"]`, `wires["u.y"]`).
+name (`registers["u.count"]`, `wires["u.y"]`). An instance of an extern module (its logic is
+Verilog) is an Amaranth `Instance` of the Verilog module of that name, its ports connected by
+name (the clock to the domain's clock, the reset to this module's), its outputs
+`extern_outputs["u.y"]`: Amaranth's simulator cannot run it, its RTLIL and Verilog back ends
+write it.
 
 Names. Ports keep their sysr names and order; a name Amaranth cannot take as a signature
 member (a Python keyword, a leading underscore, or an attribute of the component such as
@@ -50,13 +54,14 @@ import keyword
 import re
 import types
 
-from amaranth.hdl import ClockDomain, ClockSignal, Const, Module, Mux, ResetSignal, Signal, unsigned
+from amaranth.hdl import ClockDomain, ClockSignal, Const, Instance, Module, Mux, ResetSignal, Signal, unsigned
 from amaranth.lib import enum as am_enum
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .. import elab as E
 from ..front import syntax as S
+from ..lower.names import escape_keyword
 from ..model import Design
 from .arrays import MemoryArray, RegisterArray
 from .exprs import ValueBuilder
@@ -149,7 +154,9 @@ class SysrComponent(wiring.Component):
             else:
                 # a register without a reset value is reset-less in either mapping: the domain's
                 # reset leaves it alone, and its next-state logic holds it while the reset is active
-                self.registers[sv.name] = Signal(unsigned(sv.ty.width), init=sv.init, name=sv.name,
+                # (its power-up value, if it has one, is the signal's initial value)
+                self.registers[sv.name] = Signal(unsigned(sv.ty.width), name=sv.name,
+                                                 init=sv.init if sv.init is not None else sv.powerup,
                                                  reset_less=reset_less or sv.init is None)
         for name, sig in design.signals.items():
             if sig.kind == "wire" and not sig.ghost:
@@ -157,6 +164,8 @@ class SysrComponent(wiring.Component):
         for name, expr in system.comb.items():  # a hierarchy's: its instances' ports and wires (`u.y`)
             if "." in name and name not in system.comb_ghost:
                 self.wires[name] = Signal(shape_of(expr.ty), name=name)
+        self.extern_outputs: dict[str, Signal] = {}  # `u.y` of an extern module's instance
+        self._externs = list(self._extern_instances(design, ""))
 
         # One list of comb statements in the order they are made, which is an evaluation order
         # (every value after what it reads): Amaranth's simulator then settles in one pass.
@@ -189,6 +198,31 @@ class SysrComponent(wiring.Component):
             if sv.kind != "mem":
                 self.visible[sv.name] = self._visible(sv, shown.get(sv.name), build)
 
+    def _extern_instances(self, d: Design, prefix: str):
+        """An Amaranth `Instance` of the Verilog module for each instance of an extern module
+        (its outputs are free in the flat system: the `Instance` drives them), in the hierarchy
+        below `d`; `prefix` is the path of `d`'s instances (`u.`)."""
+        for name, inst in d.instances.items():
+            path = f"{prefix}{name}."
+            if not inst.child.extern:
+                yield from self._extern_instances(inst.child, path)
+                continue
+            ports = {}
+            for p in inst.child.ports:
+                sig = inst.child.signals[p.name]
+                port = escape_keyword(p.name)
+                if p.kind == "clock":
+                    ports[f"i_{port}"] = ClockSignal(self.domain)
+                elif p.kind in ("out", "out_reg"):
+                    out = Signal(shape_of(sig.ty), name=f"{path}{p.name}")
+                    self.extern_outputs[path + p.name] = out
+                    ports[f"o_{port}"] = out
+                elif path + p.name in self.wires:
+                    ports[f"i_{port}"] = self.wires[path + p.name]
+                else:  # the reset: this module's own (passed through, of the same kind)
+                    ports[f"i_{port}"] = self._signal_of(E.Var(self.design.reset, sig.ty))
+            yield path[:-1], Instance(escape_keyword(inst.module), **ports)
+
     def _visible(self, sv: E.StateVar, node, build: ValueBuilder):
         """A register as the design reads it in the cycle: the register itself, except under an
         asynchronous reset in "port" mode, `reset_active ? init : register` (not built into the
@@ -215,6 +249,8 @@ class SysrComponent(wiring.Component):
 
     def _signal_of(self, var: E.Var):
         d = self.design
+        if var.name in getattr(self, "extern_outputs", {}):
+            return self.extern_outputs[var.name]
         if var.name == d.reset and var.name not in self.port_names:
             rst = ResetSignal(self.domain)
             return ~rst if d.reset_active_low else rst
@@ -234,6 +270,8 @@ class SysrComponent(wiring.Component):
             m.d[self.domain] += self._sync
         for name, mem in self.memories.items():
             m.submodules[f"mem_{name}"] = mem
+        for name, instance in self._externs:
+            m.submodules[name.replace(".", "_")] = instance
         if self.memories and self._write_domain != self.domain:
             m.domains += ClockDomain(self._write_domain, reset_less=True, local=True)
             m.d.comb += ClockSignal(self._write_domain).eq(ClockSignal(self.domain))

@@ -144,7 +144,10 @@ def holds_variant(d: Design, value):
 
 def valid_enum_outputs(d: Design) -> set[str]:
     """The enum outputs of `d` that hold a variant by construction (`sysr.elab.variant_outputs`),
-    with its own instances' valid outputs taken as valid."""
+    with its own instances' valid outputs taken as valid. None for an extern module: what its
+    Verilog outputs is known only through its `ensures`."""
+    if d.extern:
+        return set()
     if not any(s.ty is not None and s.ty.kind == "enum" for s in d.signals.values() if s.kind in ("out", "out_reg")):
         return set()
     system = Elaborator(d).system()

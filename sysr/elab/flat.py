@@ -5,7 +5,9 @@ the module itself, whose reads of `u.y` find the child's output: a comb signal `
 child's register `u.y` for a registered output (as the child reads it: under an asynchronous
 reset, its reset value while the reset is active). The child reads its inputs as the parent's
 signals `u.x` (the bindings) and its reset through `u.rst`, which its binding makes the
-parent's own reset. One size budget (L007) covers the whole hierarchy.
+parent's own reset. One size budget (L007) covers the whole hierarchy. An extern module's
+outputs stay free inputs `u.y` (its logic is Verilog): whoever runs the system gives them, as
+the Amaranth back end does from an `Instance` of its Verilog module.
 
 The child's properties come along, prefixed: its `ensures`, `invariant`, `assert` and
 obligations as properties, and its `requires` as `instance` properties (obligations of the
@@ -34,9 +36,12 @@ def flatten(design: Design) -> System:
 
 
 def _flatten(d: Design, prefix: str, budget: overrun.Budget) -> System:
-    children = {name: _flatten(inst.child, f"{prefix}{name}.", budget) for name, inst in d.instances.items()}
+    children = {name: _flatten(inst.child, f"{prefix}{name}.", budget) for name, inst in d.instances.items()
+                if not inst.child.extern}
     el = Elaborator(d, prefix, budget)
     for name, inst in d.instances.items():
+        if inst.child.extern:
+            continue
         for port, sig in inst.child.signals.items():  # registered outputs: as the child reads them
             if sig.kind == "out_reg":
                 el.inst_values[f"{name}.{port}"] = children[name].visible.get(
@@ -57,7 +62,7 @@ def _flatten(d: Design, prefix: str, budget: overrun.Budget) -> System:
     if children:
         bound = set(system.comb) | {sv.name for sv in system.state}
         system.inputs = [(n, t) for n, t in system.inputs if n not in bound]
-        system.free_outputs = set()
+        system.free_outputs = {n for n in system.free_outputs if n not in bound}  # (an extern's stay free)
     return system
 
 

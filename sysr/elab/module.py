@@ -68,7 +68,7 @@ class Elaborator(ExprElaborator, StmtElaborator):
         free = {p + s.name for s in d.signals.values() if s.kind == "inst_out"}
         regs = [s for s in d.signals.values() if s.is_state and self.keeps(s)]
         for s in regs:
-            self.state.append(StateVar(p + s.name, s.ty, s.size, s.init, s.ghost, s.kind))
+            self.state.append(StateVar(p + s.name, s.ty, s.size, s.init, s.ghost, s.kind, powerup=s.powerup))
         reset_active = self.reset_active
         comb: dict[str, object] = {}
         comb_ghost: set[str] = set()

@@ -22,6 +22,7 @@ class StateVar:
     ghost: bool
     kind: str  # "reg", "out_reg", "mem", "hist", "pv"
     next: object = None
+    powerup: int | None = None  # a register without a reset value: its value in cycle 0 (`initial V`)
 
 
 @dataclass
@@ -105,8 +106,9 @@ def _variants(system: System):
     codes = {name: set(info.variants.values()) for name, info in d.enums.items()}
     inputs = {n for n, _ in system.inputs} - (system.free_outputs - system.valid_outputs)
 
-    def valid_init(sv: StateVar) -> bool:
-        return sv.init is not None and sv.init in codes[sv.ty.enum]
+    def valid_init(sv: StateVar) -> bool:  # (without a reset value, its power-up value: it holds at a reset)
+        start = sv.init if sv.init is not None else sv.powerup
+        return start is not None and start in codes[sv.ty.enum]
 
     enum_state = [sv for sv in system.state if sv.ty is not None and sv.ty.kind == "enum"
                   and sv.kind in ("reg", "out_reg")]

@@ -253,7 +253,7 @@ def port(p: S.Port) -> str:
         return f"{name}: out {type_ref(p.ty)}"
     if p.kind == "out_reg":
         init = f" = {expr(p.init)}" if p.init is not None else ""  # no reset value
-        return f"{name}: out reg {type_ref(p.ty)}{init}"
+        return f"{name}: out reg {type_ref(p.ty)}{init}{_powerup(p)}"
     if p.kind in BARE_PORT_KINDS:
         return f"{name}: {p.kind}"
     raise _unknown("the port kind", p.kind)
@@ -263,12 +263,16 @@ def _ghost(node) -> str:
     return "ghost " if node.ghost else ""
 
 
+def _powerup(node) -> str:
+    return f" initial {expr(node.powerup)}" if node.powerup is not None else ""
+
+
 def module_item(it, depth: int) -> list[str]:
     pad = INDENT * depth
     if isinstance(it, S.RegDecl):
         size = f"[{expr(it.size)}]" if it.size is not None else ""
         init = f" = {expr(it.init)}" if it.init is not None else ""
-        return _put(pad, f"{_ghost(it)}reg {_written(it.name)}: {type_ref(it.ty)}{size}{init};")
+        return _put(pad, f"{_ghost(it)}reg {_written(it.name)}: {type_ref(it.ty)}{size}{init}{_powerup(it)};")
     if isinstance(it, S.WireDecl):
         value = f" = {expr(it.value)}" if it.value is not None else ""
         return _put(pad, f"{_ghost(it)}wire {_written(it.name)}: {type_ref(it.ty)}{value};")
@@ -323,8 +327,9 @@ def item(it) -> list[str]:
         return lines + _put(INDENT, expr(it.body)) + ["}"]
     if isinstance(it, S.Module):
         ports = ",\n".join(INDENT * 2 + port(p) for p in it.ports)
+        kw = "extern module" if it.extern else "module"
         name = _written(it.name) + _module_params(it)
-        head = f"module {name}(\n{ports}\n) {{" if it.ports else f"module {name}() {{"
+        head = f"{kw} {name}(\n{ports}\n) {{" if it.ports else f"{kw} {name}() {{"
         lines = [head]
         for m in it.items:
             lines += module_item(m, 1)

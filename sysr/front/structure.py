@@ -311,6 +311,8 @@ class Structure:
         d.comb_order = self.order()
         d.drivers = dict(self.drivers)
         for sig in d.signals.values():
+            if d.extern and sig.is_port:
+                continue  # an extern's outputs are driven by its Verilog
             if sig.is_comb and sig.name not in self.drivers and sig.name not in self.misdriven:
                 self.err("A006", f"{sig.describe()} is never driven", sig.span,
                          f"assign it: `{S.written(sig.name)} = ...;` at module level or in a `comb` block")
@@ -341,8 +343,9 @@ class Structure:
             d.reset = resets[0].name
             d.reset_active_low = resets[0].kind.endswith("_n")
             d.reset_async = resets[0].kind.startswith("areset")
-        state = [s for s in d.signals.values() if s.is_state]
-        seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock)]
+        # (an extern's design registers are A023 already: its clock and reset are its ports' business)
+        state = [s for s in d.signals.values() if s.is_state and not (d.extern and not s.ghost and not s.is_port)]
+        seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock) and not (d.extern and not i.ghost)]
         if (state or seqs) and not clocks:
             where = state[0].span if state else seqs[0].span
             self.err("A008", "this module has registers but no clock port", where,
@@ -351,9 +354,11 @@ class Structure:
         for s in state:
             if s.kind not in ("reg", "out_reg"):
                 continue
+            if d.extern and s.is_port:
+                continue  # (its Verilog's register: a reset value on it is A023)
             if getattr(s.decl, "init", None) is not None:
                 reset_valued.append(s)
-            else:
+            else:  # (an extern's registered output is its Verilog's)
                 self.reset_less(s)
         if reset_valued and not resets:
             first = reset_valued[0]
@@ -365,7 +370,13 @@ class Structure:
         """A register declared without a reset value starts with an arbitrary value that the
         reset leaves alone. An enum register must always hold a variant, so it needs a reset
         value (A009); a design register that nothing writes would be an arbitrary constant in
-        the hardware (A006); a ghost one is the specification's arbitrary-but-fixed value."""
+        the hardware (A006); a ghost one is the specification's arbitrary-but-fixed value. With a
+        power-up value (`initial e`) it starts with that value: an enum register too."""
+        if getattr(s.decl, "powerup", None) is not None:
+            if not s.ghost and s.name not in self.drivers and s.name not in self.misdriven:
+                self.err("A006", f"{s.describe()} has a power-up value but is never written, so it is a "
+                                 "constant", s.span, f"declare a const: `const {S.written(s.name)}: {s.ty} = ...;`")
+            return
         if s.ty is not None and s.ty.kind == "enum" and not s.is_array:
             first = next(iter(self.d.enums[s.ty.enum].variants), "A")
             self.err("A009", f"{s.describe()} has no reset value; an enum register always holds a variant, "
@@ -480,8 +491,12 @@ class Structure:
             _walk_expr(spec.expr, visit)
 
     def summarize(self) -> dict[str, frozenset[str]]:
-        """Each combinational output -> the inputs it depends on in the same cycle."""
+        """Each combinational output -> the inputs it depends on in the same cycle (an extern
+        module's: every input but the clock, as nothing says otherwise)."""
         d = self.d
+        if d.extern:
+            inputs_now = frozenset(s.name for s in d.signals.values() if s.is_input)
+            return {s.name: inputs_now for s in d.signals.values() if s.kind == "out"}
         memo: dict[str, frozenset[str]] = {}
 
         def inputs(name: str, seen: frozenset) -> frozenset[str]:

@@ -19,7 +19,7 @@ from typing import Union
 # are keywords only where no name can stand, so they work as plain names.
 # tests/test_raw_names.py checks this set against the parser's tables.
 RAW_KEYWORDS = frozenset("""
-assert comb const cover else ensures enum exists false fn for forall ghost if inst invariant let
+assert comb const cover else ensures enum exists extern false fn for forall ghost if inst invariant let
 match module reg requires seq true wire
 """.split())
 
@@ -302,6 +302,7 @@ class Port:
     init: Expr | None  # out_reg only; None: no reset value
     span: Span
     name_span: Span
+    powerup: Expr | None = None  # out_reg only: `initial e`, the value at power-up (no reset value)
 
 
 @_node
@@ -313,6 +314,7 @@ class RegDecl:
     ghost: bool
     span: Span
     name_span: Span
+    powerup: Expr | None = None  # `initial e`: the value at power-up, of a register without a reset value
 
 
 @_node
@@ -451,6 +453,7 @@ class Module:
     span: Span
     name_span: Span
     params: tuple[ModParam, ...] = ()
+    extern: bool = False  # `extern module`: ports and a contract, its logic in Verilog (§4.9)
 
 
 Item = Union[ConstDecl, EnumDecl, FnDecl, Module]

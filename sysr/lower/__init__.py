@@ -14,16 +14,28 @@ lowers to the top module and every module it instantiates (`lower_hierarchy`,
 
 from __future__ import annotations
 
+import re
+
 from .. import limits, overrun
 from ..diagnostics import Diagnostic
 from ..elab import elaborate
 from ..pipeline import analyze
-from .formal import FormalUnsupported, lower_formal, lower_formal_hierarchy
+from .formal import FormalUnsupported, lower_formal
+from .formal_hier import lower_formal_hierarchy
 from .module import lower, lower_hierarchy
 from .names import VERILOG_KEYWORDS
 
 __all__ = ["lower", "lower_hierarchy", "lower_formal", "lower_formal_hierarchy", "lower_text",
-           "FormalUnsupported", "VERILOG_KEYWORDS"]
+           "FormalUnsupported", "VERILOG_KEYWORDS", "needed_externs"]
+
+_EXTERNS = re.compile(r"^// Instantiates extern modules that sysr does not write: ([^(]*?) \(", re.M)
+
+
+def needed_externs(verilog: str) -> list[str]:
+    """The Verilog modules a lowered file instantiates but does not define (its extern modules,
+    §4.9), as its header comment names them."""
+    m = _EXTERNS.search(verilog)
+    return m.group(1).split(", ") if m else []
 
 
 def lower_text(text: str, filename: str, formal: bool = False, top: str | None = None,
@@ -44,6 +56,8 @@ def _lower_text(text: str, filename: str, formal: bool, top: str | None,
     h = outcome.hierarchy
     limit = None
     for d in h.reachable():  # each module on its own: the Verilog keeps the hierarchy
+        if d.extern:
+            continue
         _, limit = overrun.contained("elaborating the design", d.module.name_span, elaborate, d, "shallow")
         if limit is not None:
             break

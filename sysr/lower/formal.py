@@ -26,7 +26,7 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
 An asynchronous reset stays as `sysr lower` writes it (`always @(posedge clk or posedge arst)`);
 Yosys' `async2sync` pass gives it sysr's cycle model in the formal flow (`bench.checker.smtbmc`).
 
-A file with several modules (`lower_formal_hierarchy`) keeps the hierarchy, each module with
+A file with several modules (`sysr.lower.formal_hier`) keeps the hierarchy, each module with
 its own section; only the top's `requires` (and enum inputs) are assumed. Every other module's
 are asserted: in the composed design an instance's requirements are its parent's obligations,
 so Yosys proves the whole hierarchy, children's logic included, without the contracts the
@@ -41,11 +41,10 @@ import itertools
 
 from ..front import syntax as S
 from ..elab import elaborate, mentions_prev, source_snippet
-from ..model import Design, Hierarchy
+from ..model import Design
 from .expr import ATOM, LAND, Ctx, V, _range, literal, syntax_nodes
 from .formal_expr import FormalExprs, FormalStmts, FormalUnsupported, checking
 from .ir import INDENT, Assign, Check, Group, If, leaves, nested_temps, prune, render
-from .instances import lower_hierarchy as _lower_modules
 from .module import ModuleLowering, layout, merge_assigns
 from .names import VERILOG_KEYWORDS
 
@@ -55,12 +54,6 @@ __all__ = ["lower_formal", "FormalUnsupported"]
 def lower_formal(design: Design, source_name: str, source_text: str = "") -> str:
     """The `--formal` Verilog text of a module that passed the static checks, as a top."""
     return FormalLowering(design, source_name, source_text).run()
-
-
-def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "") -> str:
-    """The `--formal` Verilog text of a file's top module and every module it instantiates."""
-    return _lower_modules(h, source_name, lambda d, names, first: FormalLowering(
-        d, source_name, source_text, names, first, top=d is h.top_design).run())
 
 
 class FormalLowering(ModuleLowering):
@@ -129,6 +122,8 @@ class FormalLowering(ModuleLowering):
                          and s.name not in written)
 
     def declaration(self, sig) -> str:
+        if sig.name in getattr(self, "constants", ()) and sig.powerup is not None:  # never written: V throughout
+            return f"wire {_range(sig.ty.width)}{self.name(sig)} = {literal(sig.powerup, sig.ty.width)};"
         text = super().declaration(sig)
         return f"(* anyconst *) {text}" if sig.name in getattr(self, "constants", ()) else text
 
@@ -217,7 +212,7 @@ class FormalLowering(ModuleLowering):
         body = self.enum_checks()
         for spec in self.d.specs():
             v = self.x(spec.expr, checking(Ctx("assign")))
-            kind = "cover" if spec.kind == "cover" else "assume" if spec.kind == "requires" and self.top else "assert"
+            kind = "cover" if spec.kind == "cover" else self.check_kind(spec.kind)
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
             if mentions_prev(spec.expr):
@@ -233,11 +228,17 @@ class FormalLowering(ModuleLowering):
                               self.x.obligations))
         if not body:
             return []
-        head = ("// The properties, in every cycle: `requires` are assumed, the others asserted." if self.top else
+        return self.named([self.properties_head(),
+                           "always @* begin"] + render(body, 1) + ["end"])
+
+    def properties_head(self) -> str:
+        return ("// The properties, in every cycle: `requires` are assumed, the others asserted." if self.top else
                 "// The properties, in every cycle, all asserted: this module is an instance, whose "
                 "`requires` its parent meets.")
-        return self.named([head,
-                           "always @* begin"] + render(body, 1) + ["end"])
+
+    def check_kind(self, spec_kind: str) -> str:
+        """`assume` for the top's `requires`, `assert` for every other property."""
+        return "assume" if spec_kind == "requires" and self.top else "assert"
 
     def enum_checks(self) -> list:
         """An enum input is assumed to hold a variant; an enum register is asserted to, where the
@@ -245,17 +246,17 @@ class FormalLowering(ModuleLowering):
         out = []
         always_variant = elaborate(self.d, "contract").enum_state  # the registers the checker's induction trusts
         for s in self.signals:
-            if s.ty is None or s.ty.kind != "enum" or not (s.is_input or s.name in always_variant):
-                continue
-            info = self.d.enums[s.ty.enum]
-            if len(set(info.variants.values())) == 1 << s.ty.width:
-                continue  # every encoding is a variant
-            name = self.name(s)
-            cond = " || ".join(f"{name} == {self.names[('variant', info.name, v)]}" for v in info.variants)
-            if s.is_input:
-                out.append(Check(cond, "assume" if self.top else "assert", self.x.labels(f"enum_{name}"),
-                                 f"{name} holds a variant of {info.name} (implicit requires)"))
-            else:
-                out.append(Check(cond, "assert", self.x.labels(f"enum_{name}"),
-                                 f"{name} holds a variant of {info.name}"))
+            if s.ty is not None and s.ty.kind == "enum" and (s.is_input or s.name in always_variant):
+                out += self.variant_check(s, "assume" if self.top and s.is_input else "assert")
         return out
+
+    def variant_check(self, s, kind: str) -> list:
+        """`kind` (assume or assert) that enum signal `s` holds a variant; none when every
+        encoding is one."""
+        info = self.d.enums[s.ty.enum]
+        if len(set(info.variants.values())) == 1 << s.ty.width:
+            return []
+        name = self.name(s)
+        cond = " || ".join(f"{name} == {self.names[('variant', info.name, v)]}" for v in info.variants)
+        what = " (implicit requires)" if s.is_input else ""
+        return [Check(cond, kind, self.x.labels(f"enum_{name}"), f"{name} holds a variant of {info.name}{what}")]

@@ -209,7 +209,9 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
         if inst is None or inst.child is None:
             return None
         ports = ", ".join(f"`{W(p.name)}`" for p in inst.child.ports)
-        return Symbol(n.module, span, f"module `{W(inst.child.name)}`: {ports}", inst.child.module.name_span)
+        what = (f"extern module `{W(inst.child.name)}` (its logic is Verilog; taken through its contract)"
+                if inst.child.extern else f"module `{W(inst.child.name)}`")
+        return Symbol(n.module, span, f"{what}: {ports}", inst.child.module.name_span)
     return None
 
 
@@ -244,6 +246,10 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
         text = f"{what}: {type_text(d, sig.ty)}"
     if sig.init is not None and sig.ty is not None:
         text += f", reset value {_value(d, sig.init, sig.ty)}"
+    elif sig.powerup is not None and sig.ty is not None:
+        text += f", no reset value, power-up value {_value(d, sig.powerup, sig.ty)} (the reset leaves it alone)"
+    elif d.extern and sig.is_port and sig.kind == "out_reg":
+        text += ", from a register of the extern module's Verilog"
     elif sig.kind in ("reg", "out_reg") and not sig.is_array and getattr(sig.decl, "init", None) is None:
         text += ", no reset value (any value until written; the reset leaves it alone)"
     return Symbol(sig.name, span, text, getattr(sig.decl, "name_span", sig.span))

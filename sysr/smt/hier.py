@@ -1,6 +1,7 @@
 """Proving a hierarchy: every module once, on its own, with its instances' contracts.
 
-`verify_hierarchy(h, options, source)` proves each module of the file with the system of
+`verify_hierarchy(h, options, source)` proves each module of the file (an extern module, whose
+logic is Verilog, has nothing to prove: its contract is assumed at its instances) with the system of
 `sysr.hier.contract` (an instance's outputs free, its module's `ensures` assumed, its `requires`
 obligations of this module), each module's requires being its environment's business (the top's)
 or its parents' (a child's, proven at each of its instances). Diagnostics and properties of all
@@ -41,6 +42,8 @@ def verify_hierarchy(h: Hierarchy, options, source: str = "") -> tuple[list, lis
     several = len(h.modules) > 1
     with proofs(getattr(options, "deadline", None), getattr(options, "time_limit", 0.0)):
         for d in h.modules.values():
+            if d.extern:  # a contract without logic: assumed at its instances, nothing to prove here
+                continue
             prover = InstanceProver(d, options, source) if d.instances else Prover(d, options, source)
             got, json = prover.run()
             if d.binding:
@@ -162,6 +165,12 @@ class InstanceProver(Prover):
         """Notes on the same inputs run on the real hierarchy, its trace when it fails too, and
         whether it does (None: the replay cannot tell, as when the flattened hierarchy is past the
         size limit: the module's own proof needed no flattening, so its verdict stands)."""
+        externs = sorted({f"`{S.written(d.module.name)}`" for d in _below(self.d) if d.extern})
+        if externs:
+            return [f"the outputs of the instances in this trace are values their modules' `ensures` allow, "
+                    f"chosen by the checker like inputs; the hierarchy holds extern modules ({', '.join(externs)}), "
+                    "whose logic is Verilog, so it cannot be run on these inputs to see whether it fails the "
+                    "same way"], None, None
         try:
             flat, ev = self.flat()
         except overrun.LimitExceeded as e:
@@ -221,6 +230,18 @@ class InstanceProver(Prover):
                     f"with what this module relies on (they are all it knows of `{S.written(inst.module)}`)")
         return (f"{head}: {fact} (with its memories starting at 0). If the real hierarchy cannot fail "
                 f"here, the contract of `{S.written(inst.module)}` is too weak: strengthen its `ensures`")
+
+
+def _below(d: Design) -> list[Design]:
+    """Every module `d` instantiates, directly or not."""
+    out: list[Design] = []
+    todo = [i.child for i in d.instances.values() if i.child is not None]
+    while todo:
+        c = todo.pop()
+        if not any(c is x for x in out):
+            out.append(c)
+            todo += [i.child for i in c.instances.values() if i.child is not None]
+    return out
 
 
 def _same_prop(props: list[E.Prop], p: E.Prop) -> int | None:

@@ -80,6 +80,8 @@ class Unrolling:
         out = []
         for sv in self.sys.state:
             if sv.init is None:
+                if sv.powerup is not None:  # a register without a reset value starts at its power-up value
+                    out.append(enc.vars[sv.name] == enc.bv(sv.powerup, sv.ty.width))
                 continue
             if sv.size is not None:
                 enc_init = enc.enc(E.ConstArr(sv.init, sv.ty, sv.size))

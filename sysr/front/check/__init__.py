@@ -14,8 +14,8 @@ the checks that depend on it, and a declaration with an error makes its uses unc
 The checker is one class assembled from mixins over the shared state of `context.CheckerBase`:
 `decls` (declarations and scopes), `names` (names, paths, calls), `exprs` (expression and
 literal typing), `consts` (constant evaluation), `patterns` (match arms), `stmts` (statements
-and blocks), `spec` (specification rules and holes), `instances` (modules, instances, the top)
-and `params` (parameters and `int` consts: one copy of a module per binding, §4.8).
+and blocks), `spec` (specification rules and holes), `instances` (modules, instances, the top),
+`externs` (what an extern module may hold) and `params` (parameters and `int` consts: one copy of a module per binding, §4.8).
 
 Modules are checked from a work list: every module without parameters, and every root (a
 module no other instantiates: the top, with `--param`, and those the top does not reach) with
@@ -33,6 +33,7 @@ from .consts import Constants
 from .context import Ctx
 from .decls import Declarations
 from .exprs import Expressions
+from .externs import Externs
 from .instances import Instances
 from .names import Names
 from .params import Parameters, binding_key
@@ -42,7 +43,7 @@ from .stmts import Statements
 
 
 class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances,
-              Parameters):
+              Parameters, Externs):
     """The whole check of one file: `run` walks it in declaration order."""
 
     def __init__(self, tree: S.SourceFile, top: str | None = None,
@@ -153,6 +154,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.signals, self.broken_signals, self.holes, self.instances = {}, set(), [], {}
         self.current = m
         self.module_decls(m)
+        self.extern_rules(m)
         self.module_bodies(m)
         design = Design(self.tree, m, self.enums, dict(self.consts), self.fns, self.signals,
                         self.types, self.refs, self.const_values, self.holes, instances=self.instances,
@@ -162,8 +164,8 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.signals, self.broken_signals, self.holes, self.instances, self.current = outer
         return design
 
-    def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
-        super().err(code, msg, span, *notes, related=related)
+    def err(self, code: str, msg: str, span: S.Span, *notes: str, related=(), warning: bool = False) -> None:
+        super().err(code, msg, span, *notes, related=related, warning=warning)
         if self.current_key:
             self.diag_binding[len(self.diags) - 1] = self.current_key
 

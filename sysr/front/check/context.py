@@ -14,7 +14,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 
 from ... import limits
-from ...diagnostics import Diagnostic, error
+from ...diagnostics import Diagnostic, Severity, error
 from ...model import EnumInfo, FnInfo, Local, Signal
 from ...types import Ty
 from .. import syntax as S
@@ -130,10 +130,12 @@ class CheckerBase:
             self.suggested[key] = suggest(name, key[1]) if self.suggest_work <= limits.MAX_SUGGEST_WORK else ""
         return self.suggested[key]
 
-    def err(self, code: str, msg: str, span: S.Span, *notes: str, related=()) -> None:
-        self.diags.append(error(code, msg, span, *notes, related=tuple(related)))
+    def err(self, code: str, msg: str, span: S.Span, *notes: str, related=(), warning: bool = False) -> None:
+        d = error(code, msg, span, *notes, related=tuple(related))
+        self.diags.append(replace(d, severity=Severity.WARNING) if warning else d)
 
-    def err_once(self, key: tuple, code: str, msg: str, span: S.Span, *notes: str, what: str = "") -> None:
+    def err_once(self, key: tuple, code: str, msg: str, span: S.Span, *notes: str, what: str = "",
+                 warning: bool = False) -> None:
         """Report one root cause (an unknown name, a ghost read) once; later sites become a note.
 
         `what` names the thing at this site when the key covers several (a spec naming two registers).
@@ -143,7 +145,7 @@ class CheckerBase:
             return
         self.first_report[key] = len(self.diags)
         self.repeats[key] = [(span, what)]
-        self.err(code, msg, span, *notes)
+        self.err(code, msg, span, *notes, warning=warning)
 
     def add_repeat_notes(self) -> None:
         for key, sites in self.repeats.items():

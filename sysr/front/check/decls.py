@@ -210,6 +210,7 @@ class Declarations(CheckerBase):
                 self.inst_decl(item)
         for sig in self.signals.values():
             self.reset_value(sig)
+            self.powerup_value(sig)
 
     def reg_decl(self, item: S.RegDecl) -> None:
         ty = self.resolve_type(item.ty)
@@ -237,6 +238,31 @@ class Declarations(CheckerBase):
             self.err("T010", f"the reset value of `{S.written(sig.name)}` must be a constant", init.span,
                      "write a literal, a const or an enum variant")
         sig.init = value
+
+    def powerup_value(self, sig: Signal) -> None:
+        """`initial e`: the value a register without a reset value holds at power-up (§4.2)."""
+        d = sig.decl
+        expr = getattr(d, "powerup", None)
+        if expr is None or sig.ty is None:
+            return
+        if d.init is not None:
+            self.err("A022", f"`{S.written(sig.name)}` has a reset value and a power-up value; a register "
+                             "with a reset value starts at it (cycle 0 is the reset state)", expr.span,
+                     "keep one: `= VALUE` for a register the reset sets, or `initial VALUE` for one that only "
+                     "power-up sets and the reset leaves alone")
+            return
+        if sig.is_array:
+            self.err("A022", f"{sig.describe()} cannot have a power-up value; only a single register can",
+                     expr.span, "set the elements in the first cycles with a `seq` block, or give the array "
+                                "a reset value: `= INIT`")
+            return
+        if self.expr(expr, Ctx("init"), sig.ty) is None:
+            return
+        value = self.const_eval(expr)
+        if value is None and not has_hole(expr):
+            self.err("T010", f"the power-up value of `{S.written(sig.name)}` must be a constant", expr.span,
+                     "write a literal, a const or an enum variant")
+        sig.powerup = value
 
 
 def _components(calls: dict[str, set[str]]) -> list[list[str]]:

@@ -298,16 +298,24 @@ class Instances(CheckerBase):
         """The top module's name: `top` when given, else the one module no other module
         instantiates (P005 when there is none or more than one). None when there is no top."""
         if top is not None:
-            if top in self.module_asts:
+            if top in self.module_asts and not self.module_asts[top].extern:
                 return top
+            if top in self.module_asts:
+                self.err("P005", f"`{S.written(top)}` is an extern module, so it cannot be the top module: its "
+                                 "logic is Verilog", self.module_asts[top].name_span)
+                return None
             self.err("P005", f"the file has no module `{S.written(top)}` (the top module asked for)",
                      modules[0].name_span, f"its modules: {', '.join(f'`{S.written(m.name)}`' for m in modules)}")
             return None
         graph = self._module_graph(modules)
         used = {c for children in graph.values() for c in children}
-        tops = [m for m in modules if m.name not in used]
+        tops = [m for m in modules if m.name not in used and not m.extern]  # (an extern is never the top)
         if len(tops) == 1:
             return tops[0].name
+        if not tops and all(m.extern for m in modules):
+            self.err("P005", "the file has only extern modules; a design is a `module` with a body that "
+                             "instantiates them", modules[0].name_span)
+            return None
         if not tops:
             self.err("P005", "every module is instantiated by another, so none is the top", modules[0].name_span,
                      "the top module is the one no other module instantiates")

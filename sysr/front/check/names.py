@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...diagnostics import Related
 from ...types import BOOL, BUILTINS, Ty, popcount_width, uint
 from .. import syntax as S
-from .context import DESIGN_WHERE, CheckerBase, Ctx, short_name
+from .context import CheckerBase, Ctx, short_name
 
 
 class Names(CheckerBase):
@@ -57,14 +57,15 @@ class Names(CheckerBase):
             return None
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
-        if sig.kind in ("areset", "areset_n") and ctx.where in DESIGN_WHERE:
-            self.err_once(("areset", sig.name), "A020",
-                          f"design logic reads the asynchronous reset `{S.written(sig.name)}`; while it is "
-                          "active every register already reads as its reset value", e.span,
-                          "to act on the reset, test what the registers hold (e.g. `state == S::Idle`); "
-                          "for a reset that logic may read, declare a synchronous one (`rst: reset`); "
-                          "specifications and ghost logic may read it")
-            return sig.ty
+        if sig.kind in S.RESET_KINDS and ctx.where in ("seq", "ghost_seq") and not ctx.in_prev:
+            kw = "seq" if ctx.where == "seq" else "ghost seq"
+            active = ("!" if sig.kind.endswith("_n") else "") + S.written(sig.name)
+            self.err_once(("A021", sig.name), "A021",
+                          f"`{S.written(sig.name)}` is never active here: a `{kw}` block does nothing at an edge "
+                          "with the reset active, so it always reads the reset as inactive", e.span,
+                          "registers reset implicitly: give the register a reset value (`reg r: u8 = 0;`); "
+                          "to force an output during the reset, read it outside `seq`: "
+                          f"`y = if {active} then 0 else ...;`", warning=True)
         if sig.kind == "clock":
             self.err_once(("clock", sig.name), "A008",
                           f"the clock `{S.written(sig.name)}` cannot be read; it only times the `seq` blocks", e.span)

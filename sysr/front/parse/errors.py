@@ -10,6 +10,7 @@ import lark
 from lark import Token
 
 from ...diagnostics import Diagnostic, error
+from .. import habits
 from .. import syntax as S
 from .grammar import _parser
 from .rules import _tok_span
@@ -66,20 +67,17 @@ _STATEMENT = ("`{}` is a statement: at module level put it inside `comb {{ ... }
               "in a fn, use `if c then a else b`")
 _WORD_HINTS = {
     **{w: _STATEMENT.format(w) for w in ("if", "for", "match", "let")},
-    "assign": "there is no `assign`: write `NAME = expr;` at module level",
-    **{w: "there is no `always`: clocked logic goes in `seq { ... }`, combinational logic in `comb { ... }`"
-       for w in ("always", "always_ff", "always_comb", "always_latch", "initial", "process")},
-    **{w: "ports are written `NAME: in TYPE` and `NAME: out TYPE`, in the module header"
-       for w in ("input", "output", "inout")},
-    **{w: "declare a wire, `wire NAME: TYPE;`, or a register, `reg NAME: TYPE = INIT;`"
-       for w in ("logic", "integer", "bit", "signal", "var")},
-    "begin": "blocks use braces, `{ ... }`, not `begin` and `end`",
+    "process": "there is no `process`: clocked logic goes in `seq { ... }`, combinational logic in `comb { ... }`",
+    **{w: "declare a wire, `wire NAME: TYPE;`, or a register, `reg NAME: TYPE = INIT;`" for w in ("signal", "var")},
     "return": "a fn body ends with its result, written without `return`: `fn f(a: u8) -> u8 { a + 1 }`",
     "elif": "write `else if`",
     "elsif": "write `else if`",
     "while": "the only loop is `for i in 0..N { ... }` with a constant N",
     "loop": "the only loop is `for i in 0..N { ... }` with a constant N",
 }
+
+
+_HABITS = {w: habits.message(w) for w in habits.NAME_WORDS}  # Verilog words: P006 (sysr.front.habits)
 
 
 def _written_raw(tok: Token, text: str) -> bool:
@@ -92,7 +90,9 @@ def _misused_word(e: lark.UnexpectedToken, text: str) -> Token | None:
     (unless the file declares it as a name: `always: in bool` is a fine port)."""
     history = getattr(e, "token_history", None) or []
     prev = history[-1] if history else None
-    if prev is None or prev.type != "NAME" or str(prev) not in _WORD_HINTS or _written_raw(prev, text):
+    if prev is None or prev.type != "NAME" or _written_raw(prev, text):
+        return None
+    if str(prev) not in _WORD_HINTS and str(prev) not in _HABITS:
         return None
     if re.search(rf"\b{prev}\s*:(?!:)", text):
         return None
@@ -112,8 +112,6 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
         return (_WORD_HINTS[str(tok)],)
     if tok.type == "HOLE" and str(tok) == "?" and "`;`" in words:
         return ("there is no `c ? a : b`: write `if c then a else b` (`?` starts a hole)",)
-    if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
-        return (f"the width goes in the type: `{prev} NAME: u8 = ...;` (an array is `reg NAME: u8[N]`)",)
     if prev is not None and prev.type == "_FOR":
         return ("loops are written `for i in 0..N { ... }` with a constant N",)
     if str(tok) == "<=" and words == {"`=`"}:
@@ -170,6 +168,9 @@ def unexpected_token(e: lark.UnexpectedToken, text: str) -> Diagnostic:
     if tok.type == "$END":
         return _end_of_file(text, e.expected)
     span = _tok_span(tok)
+    habit = _habit(e, text)
+    if habit is not None:
+        return habit
     word = _misused_word(e, text)
     if word is not None:
         return error("P001", f"`{word}` cannot be used here", _tok_span(word), _WORD_HINTS[str(word)])
@@ -181,10 +182,33 @@ def unexpected_token(e: lark.UnexpectedToken, text: str) -> Diagnostic:
     return error("P001", f"unexpected {_token_text(tok, text)}; expected {_expected(e.expected)}", span, *hint)
 
 
+def _habit(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
+    """P006 for a Verilog or SystemVerilog form at the error: a Verilog word read as a name just
+    before it or as the unexpected token (unless the file declares that name), or `reg [7:0]`."""
+    tok = e.token
+    history = getattr(e, "token_history", None) or []
+    prev = history[-1] if history else None
+    for t in (prev, tok):
+        if (t is not None and t.type == "NAME" and str(t) in _HABITS and not _written_raw(t, text)
+                and not re.search(rf"\b{t}\s*:(?!:)", text)):
+            return error("P006", *_HABITS[str(t)][:1], _tok_span(t), _HABITS[str(t)][1])
+    if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
+        msg, note = habits.width_habit(str(prev))
+        return error("P006", msg, _tok_span(prev), note)
+    return None
+
+
 def unexpected_character(e: lark.UnexpectedCharacters, text: str) -> Diagnostic:
-    """P002 for a character no token starts with."""
+    """P002 for a character no token starts with (P006 for a Verilog form that starts with it,
+    `#(`, `$clog2`, `always @(...)`)."""
     span = S.Span(e.line, e.column, e.line, e.column + 1)
     ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
+    before = re.search(r"(\w+)\s*$", text[max(0, e.pos_in_stream - 40):e.pos_in_stream])
+    if ch == "@" and before and before.group(1) in _HABITS:  # `always @(posedge clk)`
+        return error("P006", _HABITS[before.group(1)][0], span, _HABITS[before.group(1)][1])
+    found = habits.char_habit(text, e.pos_in_stream) if ch in "#$@" else None
+    if found is not None and not (ch == "#" and text[max(0, e.pos_in_stream - 1)] == "r"):
+        return error("P006", found[0], span, found[1])
     shown = ch if ch.isprintable() else repr(ch)[1:-1]
     hint = (_CHAR_HINTS[ch],) if ch in _CHAR_HINTS else ()
     if ch == "#" and text[max(0, e.pos_in_stream - 1)] == "r":

@@ -76,11 +76,12 @@ class ItemRules:
 
     @_rule
     def module(self, span, c):
-        name, *rest = c
+        extern = isinstance(c[0], Token) and c[0].type == "EXTERN"
+        name, *rest = c[1:] if extern else c
         params = tuple(rest.pop(0).items) if rest and isinstance(rest[0], _Seq) else ()
         ports = tuple(p for p in rest if isinstance(p, S.Port))
         items = tuple(p for p in rest if not isinstance(p, S.Port))
-        return S.Module(str(name), ports, items, span, _tok_span(name), params)
+        return S.Module(str(name), ports, items, span, _tok_span(name), params, extern)
 
     @staticmethod
     def _port(span, name, kind, ty=None, init=None):
@@ -96,7 +97,10 @@ class ItemRules:
 
     @_rule
     def port_out_reg(self, span, c):  # `= INIT` is optional: without it, a register with no reset value
-        return self._port(span, c[0], "out_reg", c[3], c[4] if len(c) > 4 else None)
+        powerup = None
+        if len(c) > 5 and isinstance(c[-2], Token) and c[-2].type == "INITIAL":  # `initial V`: its power-up value
+            powerup, c = c[-1], c[:-2]
+        return S.Port(str(c[0]), "out_reg", c[3], c[4] if len(c) > 4 else None, span, _tok_span(c[0]), powerup)
 
     port_clock = _kind_port("clock")
     port_reset = _kind_port("reset")
@@ -108,7 +112,10 @@ class ItemRules:
     def reg_decl(self, span, c):
         name = _token(c, "NAME")
         ghost = _token(c, "GHOST") is not None
-        return S.RegDecl(str(name), _after(c, ":"), _after(c, "["), _after(c, "="), ghost, span, _tok_span(name))
+        initial = _token(c, "INITIAL")
+        powerup = next(c[i + 1] for i, x in enumerate(c) if x is initial) if initial is not None else None
+        return S.RegDecl(str(name), _after(c, ":"), _after(c, "["), _after(c, "="), ghost, span, _tok_span(name),
+                         powerup)
 
     @_raw
     def wire_decl(self, span, c):
