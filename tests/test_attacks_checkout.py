@@ -186,3 +186,22 @@ def test_read_under_refuses_links_on_the_way(tmp_path):
                                      ("a/b", False), (".hidden", False), ("a..b", False), ("", False)])
 def test_safe_names(name, ok):
     assert checkout.safe_name(name) is ok
+
+
+def test_fenced_blocks_are_read_as_the_lazy_regular_expression_reads_them():
+    """The prompt's fenced blocks, read in one pass, are what the old lazy regular expression
+    found, on random texts made of fence lines, code and blanks."""
+    import random
+    import re
+
+    from bench.verilog.modules import fenced_blocks
+
+    oracle = re.compile(r"^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", re.S | re.M)
+    rng = random.Random(7)
+    pieces = ["```", "```verilog", "  ```", "x ```", "module m; endmodule", "", "\t```sv", "text"]
+    for _ in range(3000):
+        text = "\n".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        if rng.random() < 0.5:
+            text += "\n"
+        assert fenced_blocks(text) == oracle.findall(text), repr(text)
+

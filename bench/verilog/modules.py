@@ -12,7 +12,7 @@ import re
 
 from .lex import tokens
 
-_FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", re.S | re.M)
+_FENCE_LINE = re.compile(r"[ \t]*```")
 
 
 def code(text: str):
@@ -40,6 +40,24 @@ def module_texts(text: str) -> dict[str, str]:
 def fenced_modules(prompt: str) -> dict[str, str]:
     """The modules written out in the prompt's ``` fenced blocks, by name."""
     out: dict[str, str] = {}
-    for block in _FENCE.findall(prompt):
+    for block in fenced_blocks(prompt):
         out.update(module_texts(block))
+    return out
+
+
+def fenced_blocks(text: str) -> list[str]:
+    """The bodies of the text's ``` fenced blocks: a line starting with ``` (after blanks, and
+    followed by a newline) opens one, the next such line closes it. One pass over the lines, so
+    the time is plainly linear in the size of a checkout's (untrusted) prompt."""
+    lines = text.split("\n")
+    out, i = [], 0
+    while i < len(lines) - 1:
+        if _FENCE_LINE.match(lines[i]):
+            close = next((j for j in range(i + 1, len(lines)) if _FENCE_LINE.match(lines[j])), None)
+            if close is None:
+                break  # no later fence line: no later block either
+            out.append("".join(line + "\n" for line in lines[i + 1:close]))
+            i = close + 1
+        else:
+            i += 1
     return out
