@@ -17,8 +17,10 @@ from sysr.sim import SimOptions, StimulusError, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).parent / "sim"
-REFS = sorted(ROOT.glob("tasks/*/ref.sysr")) + sorted(ROOT.glob("tasks/*/split.sysr")) + \
+ALL_REFS = sorted(ROOT.glob("tasks/*/ref.sysr")) + sorted(ROOT.glob("tasks/*/split.sysr")) + \
     sorted((ROOT / "examples").glob("*.sysr")) + sorted((ROOT / "tests" / "designs27").glob("*.sysr"))
+WITH_EXTERNS = [p for p in ALL_REFS if re.search(r"^\s*extern\s+module\b", p.read_text(), re.M)]
+REFS = [p for p in ALL_REFS if p not in WITH_EXTERNS]
 SEEDED = sorted((ROOT / "tests" / "seeded").glob("*.sysr")) + \
     sorted((ROOT / "tests" / "designs27" / "bugs").glob("*.sysr"))
 CYCLES = 300  # (benchmarks/sim_random.py: 10,000)
@@ -36,6 +38,17 @@ def test_properties_hold_in_random_simulation(path: Path) -> None:
     assert not r.diagnostics
     assert r.failure is None, (r.failure.kind, r.failure.cycle, [p.text for p in r.failure.props])
     assert len(r.cycles) == CYCLES
+
+
+def test_a_design_with_an_extern_module_is_not_simulated(capsys) -> None:
+    """An extern module has no body: random outputs would break its contract and the properties
+    that rest on it, so `sysr sim` names the module and says how to run the design instead."""
+    assert [rel(p) for p in WITH_EXTERNS] == ["examples/echo_ram.sysr"]
+    assert main(["sim", str(WITH_EXTERNS[0])]) == 1
+    assert capsys.readouterr().out.strip() == (
+        f"{WITH_EXTERNS[0]}: error: not simulated: extern module spram has no body to run (a random output "
+        "would not keep its contract); simulate the lowered Verilog with the module's own Verilog instead "
+        "(`sysr lower`, then Icarus)")
 
 
 @pytest.mark.parametrize("path", SEEDED, ids=rel)

@@ -43,9 +43,24 @@ class SimOptions:
 @dataclass
 class Failure:
     kind: str  # "property": properties failed; "stimulus": the stimulus breaks a requires;
-    cycle: int  # "dead-end": no input meets the requires
+    cycle: int  # "dead-end": no input meets the requires; "extern": the design has extern modules
     props: list[E.Prop] = field(default_factory=list)
     line: int = 0  # the stimulus line
+    externs: list[str] = field(default_factory=list)
+
+
+def extern_modules(design) -> list[str]:
+    """The extern modules the design instantiates, at any depth, by name."""
+    found: list[str] = []
+    todo = [design]
+    while todo:
+        for inst in todo.pop().instances.values():
+            if inst.child.extern:
+                if inst.module not in found:
+                    found.append(inst.module)
+            else:
+                todo.append(inst.child)
+    return found
 
 
 @dataclass
@@ -70,6 +85,9 @@ def simulate(text: str, options: SimOptions) -> SimResult:
     if not outcome.accepted or outcome.design is None:
         return SimResult([d for d in outcome.diagnostics if d.severity.name == "ERROR"])
     design = outcome.design
+    externs = extern_modules(design)
+    if externs:  # no body to run: their outputs would be free, not what their contracts promise
+        return SimResult([], failure=Failure("extern", 0, externs=externs), module=design.module.name)
     system = E.elaborate(design)
     lines = text.splitlines()
     for p in system.props + system.requires + system.covers:
@@ -201,6 +219,11 @@ def render(result: SimResult, filename: str, source: str, options: SimOptions) -
             table = "\n".join("  " + ln[2:] if ln.startswith("> ") else ln for ln in table.split("\n"))
         out.append(table)
     f = result.failure
+    if f is not None and f.kind == "extern":
+        return (f"{filename}: error: not simulated: extern module{'s' if len(f.externs) > 1 else ''} "
+                f"{', '.join(f.externs)} {'have' if len(f.externs) > 1 else 'has'} no body to run (a random "
+                "output would not keep its contract); simulate the lowered Verilog with the module's own "
+                "Verilog instead (`sysr lower`, then Icarus)")
     if f is not None and f.kind == "property":
         for p in f.props:
             out.append(f"{filename}:{p.span.line}:{p.span.column}: error: {describe(p)} fails in cycle {f.cycle}")
