@@ -665,7 +665,7 @@ def test_memories_are_not_written_and_register_arrays_read_as_reset_under_an_asy
     so the back end keeps memory writes out of that reset."""
     import amaranth_sim
     from gen_designs import Generated
-    from test_differential import Prepared, prepare
+    from diff_prepare import Prepared, prepare
     text = ASYNC_STORAGE.format(n=n)
     rows = [{"we": 1, "a": t % 4, "d": 16 * t + 1, f"arst{n}": int((t % 5 == 3) != bool(n))} for t in range(30)]
     prep = prepare(Generated(text, "m"), 3, 30)
