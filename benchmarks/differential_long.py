@@ -5,8 +5,8 @@ Not a test: run it by hand,
     SYSR_DIFF_DESIGNS=5000 .venv/bin/python benchmarks/differential_long.py [--z3 N]
         [--amaranth N] [--batch B] [--cycles C] [--seed S] [--save DIR]
 
-It runs the Icarus-vs-evaluator comparison of tests/test_differential.py on designs from seeds
-S, S+1, ... (default 100000, away from the CI's seeds) in batches of B per simulation, and,
+It runs the Icarus-vs-evaluator comparison of tests/test_differential.py (its harness:
+tests/icarus_harness.py) on designs from seeds S, S+1, ... (default 100000, away from the CI's seeds) in batches of B per simulation, and,
 with --z3 N, the z3-vs-evaluator check on N designs as well, and with --amaranth N, the
 Amaranth-simulator-vs-evaluator check (`sysr.amaranth`) on N designs. It prints progress per batch and
 then the figures: designs, cycles, time (Python, iverilog, vvp), failures by known bug and new
@@ -37,9 +37,11 @@ from gen_designs import Generated, design_from_seed  # noqa: E402
 from sysr.front import syntax as S  # noqa: E402
 from sysr.front.parse import parse  # noqa: E402
 from sysr.pipeline import analyze  # noqa: E402
-from test_differential import (HAVE_ICARUS, check_one, harness_problems, known_bug, prepare,  # noqa: E402
-                               report, run_amaranth, run_differential, sim_report,
-                               unrolling_disagreements, z3_disagreements)
+from amaranth_sim import run_amaranth  # noqa: E402
+from diff_prepare import prepare, report  # noqa: E402
+from icarus_harness import HAVE_ICARUS, check_one, harness_problems, run_differential, sim_report  # noqa: E402
+from test_differential_bugs import known_bug  # noqa: E402
+from z3_harness import unrolling_disagreements, z3_disagreements  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:

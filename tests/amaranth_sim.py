@@ -15,25 +15,31 @@ registers without a reset value (reset-less signals) are set at the start to the
 evaluator starts from (`Prepared.initial`).
 
 `disagreements(case, observed)` compares the samples with the evaluator's cycles (`Prepared`
-in tests/test_differential.py); any difference is a bug in the Amaranth back end (or in the
-evaluator), reported with the cycle, the signal and both values.
+in tests/diff_prepare.py); any difference is a bug in the Amaranth back end (or in the
+evaluator), reported with the cycle, the signal and both values. `run_amaranth` does it all for
+designs from consecutive seeds (tests/test_differential_amaranth.py, and
+benchmarks/differential_long.py).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from amaranth.hdl import ClockDomain, Module
 from amaranth.sim import Simulator
 
 import sysr.amaranth as sa
+from diff_prepare import Figures, prepare, report, reset_less
+from gen_designs import design_from_seed
+from sysr import elab as E
 from sysr.types import mask
 
 
 @dataclass
 class AmCase:
     key: int
-    prep: object  # test_differential.Prepared
+    prep: object  # diff_prepare.Prepared
     reset: str  # "domain" or "port"
     component: sa.SysrComponent | None = None
     crash: str | None = None
@@ -146,3 +152,61 @@ def disagreements(case: AmCase, observed: dict) -> list[str]:
         if len(out) >= 8:
             break
     return out
+
+
+# ---- many designs ----------------------------------------------------------------------------
+#
+# Designs alternate between the two reset mappings (even seeds: the reset is the clock
+# domain's; odd seeds: it stays a port).
+
+def amaranth_reset_mode(seed: int) -> str:
+    return "domain" if seed % 2 == 0 else "port"
+
+
+def features(system: E.System) -> set[str]:
+    """What a design's logic (ghosts and properties left out) uses of the newer constructs:
+    an asynchronous reset, `/`, `%`, a memory, registers without a reset value,
+    power-up values, no reset port."""
+    d = system.design
+    out = {"async reset"} if d.reset_async and d.reset is not None else set()
+    roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
+    roots += [sv.next for sv in system.state if not sv.ghost and sv.next is not None]
+    done: dict = {}
+    for root in roots:
+        for n in E.postorder(root, done):
+            done[id(n)] = n
+            if isinstance(n, E.Bin) and n.op in ("/", "%"):
+                out.add(n.op)
+    if any(sv.kind == "mem" for sv in system.state):
+        out.add("memory")
+    if any(not sv.ghost for sv in reset_less(system)):
+        out.add("register without reset value")
+    if any(not sv.ghost and sv.powerup is not None for sv in system.state):
+        out.add("power-up value")
+    if d.clock is not None and d.reset is None:
+        out.add("no reset port")
+    return out
+
+
+def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, progress=None) -> Figures:
+    """Designs from seeds first_seed.. : generate, build, simulate in batches and compare."""
+    figures = Figures()
+    for start in range(0, n_designs, batch):
+        t0 = time.perf_counter()
+        seeds = range(first_seed + start, first_seed + min(start + batch, n_designs))
+        cases = [make_case(prepare(design_from_seed(s), s, n_cycles), s, amaranth_reset_mode(s))
+                 for s in seeds]
+        t1 = time.perf_counter()
+        observed = simulate(cases, n_cycles)
+        figures.python_s += t1 - t0
+        figures.run_s += time.perf_counter() - t1
+        for c in cases:
+            figures.designs += 1
+            figures.cycles += len(c.prep.cycles)
+            figures.features.update(features(c.prep.system))
+            problems = disagreements(c, observed)
+            if problems:
+                figures.failures.append(f"==== Amaranth, reset={c.reset} (design_from_seed({c.key}))\n"
+                                        + report(c.prep, problems, c.key))
+        progress and progress(figures)
+    return figures

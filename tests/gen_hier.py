@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import re
 
-from gen_designs import RESETS, DesignGen, Generated, ModuleParts, RandomChooser, Scope, Val
+from gen_base import Generated, RandomChooser, Scope, Val
+from gen_designs import RESETS, DesignGen, ModuleParts
 from sysr.types import uint
 
 WIDTH_FORMS = ("W", "W + K - K", "(W * 2) / 2", "clog2(1 << W)", "(if K > 100 then 1 else W)")

@@ -7,7 +7,7 @@ outputs whose contract holds by construction). The evaluator runs the flattened 
 (`sysr.elab.flat`: every instance's logic inlined under its name), the reference:
 
 - Icarus runs `sysr lower`'s modules, one per sysr module, the instances as instances, through
-  the harness of tests/test_differential.py: every output, and every wire, register and memory
+  the harness of tests/icarus_harness.py: every output, and every wire, register and memory
   the lowering kept by name, in the top and inside the instances through hierarchical names
   (`u0.u1.g2.r9`), and the wires of instance outputs in their parents, compared each cycle;
 - z3 gets the flattened system's encoding, cycle by cycle and unrolled;
@@ -45,8 +45,10 @@ from sysr.evaluate import Evaluator
 from sysr.lower import lower_text
 from sysr.pipeline import analyze
 import amaranth_sim
-from test_differential import (SIM_CYCLES, Z3_CYCLES, Figures, Prepared, amaranth_reset_mode, check_cases, lower_case,
-                               needs_icarus, prepare, report, unrolling_disagreements, z3_disagreements)
+from amaranth_sim import amaranth_reset_mode
+from diff_prepare import Figures, Prepared, prepare, report
+from icarus_harness import SIM_CYCLES, check_cases, lower_case, needs_icarus
+from z3_harness import Z3_CYCLES, unrolling_disagreements, z3_disagreements
 
 HIER_DESIGNS = int(os.environ.get("SYSR_HIER_DESIGNS", "16"))
 HIER_Z3_DESIGNS = int(os.environ.get("SYSR_HIER_Z3_DESIGNS", "8"))
