@@ -125,8 +125,9 @@ def _is_link(dir_fd: int, name: str) -> bool:
         return False
 
 
-def _small(path: Path) -> str | None:
-    """A small file of the git folder, not followed if it is a link; None if it cannot be read."""
+def _small(path: Path, limit: int = SMALL) -> str | None:
+    """A file of the git folder (at most about `limit` bytes of it), not followed if it is a link;
+    None if it cannot be read or is not a regular file."""
     try:
         fd = _open_nofollow(str(path), None, False)
     except OSError:
@@ -134,7 +135,7 @@ def _small(path: Path) -> str | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        return os.read(fd, SMALL).decode("utf-8", errors="replace")
+        return _read_all(fd, limit).decode("utf-8", errors="replace")
     finally:
         os.close(fd)
 
@@ -177,24 +178,11 @@ def head_commit(gitdir: Path, common: Path) -> str | None:
         loose = (_small(base / ref) or "").strip()
         if _HEX.fullmatch(loose):
             return loose
-    for line in (_small_packed(common / "packed-refs") or "").splitlines():
+    for line in (_small(common / "packed-refs", INDEX_LIMIT) or "").splitlines():
         parts = line.split()
         if len(parts) == 2 and parts[1] == ref and _HEX.fullmatch(parts[0]):
             return parts[0]
     return None
-
-
-def _small_packed(path: Path) -> str | None:
-    try:
-        fd = _open_nofollow(str(path), None, False)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return _read_all(fd, INDEX_LIMIT).decode("utf-8", errors="replace")
-    finally:
-        os.close(fd)
 
 
 def index_entries(gitdir: Path) -> list[tuple[str, int, bytes]] | None:
