@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue
 from ..front import syntax as S
 from ..front.syntax import Span
-from ..types import Ty, to_signed
+from ..types import BOOL, Ty, to_signed
 from .encode import bv
 from .products import multiplication_note
 from .unroll import Unrolling
@@ -48,6 +48,11 @@ class Reporting:
     def columns(self) -> list[tuple[str, str, Ty, str]]:
         """(label, source, type, kind): ports, then registers, then ghost state."""
         cols = []
+        ticked = {n for n, _ in self.sys.inputs}
+        leveled = {sv.name for sv in self.sys.state if sv.kind == "clk"}
+        for s in self.d.signals.values():  # several clocks: 1 where one ticks, or each one's level
+            if s.kind == "clock" and (s.name in ticked or s.name in leveled):
+                cols.append((s.name, "in" if s.name in ticked else "state", BOOL, "in"))
         for s in self.d.signals.values():
             if s.kind == "clock":
                 continue
