@@ -26,7 +26,7 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "Unary", "Binary", "Cast", "IfExpr", "PatInt", "PatBool", "PatVariant", "PatWild", "ExprArm",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
-         "CombBlock", "SeqBlock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
+         "CombBlock", "SeqBlock", "SeqClock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
          "Binding", "InstDecl", "ModParam", "ParamSet"}
 
 # tag -> whether a starting file with these features needs the section
@@ -37,6 +37,7 @@ RULES = {
     "instances": lambda f: bool(f & {"InstDecl", "InstPort", "modules"}),
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
+    "clocks": lambda f: bool(f & {"clocks", "SeqClock"}),
 }
 
 
@@ -84,6 +85,8 @@ def _walk(node, found: set[str]) -> bool:
     if kind not in KNOWN:
         return False
     found.add(kind)
+    if isinstance(node, S.Module) and sum(p.kind == "clock" for p in node.ports) > 1:
+        found.add("clocks")
     if isinstance(node, S.Port):
         found.add({"reset_n": "reset", "areset_n": "areset"}.get(node.kind, node.kind))
     if getattr(node, "ghost", False):
