@@ -230,7 +230,8 @@ class SysrComponent(wiring.Component):
                     ports[f"i_{port}"] = self.wires[path + p.name]
                 else:  # the reset: this module's own (passed through, of the same kind)
                     ports[f"i_{port}"] = self._signal_of(E.Var(self.design.reset, sig.ty))
-            yield path[:-1], Instance(escape_keyword(inst.module), **ports)
+            params = {f"p_{escape_keyword(k)}": v for k, v in inst.child.binding}  # `ram #(.W(4))`
+            yield path[:-1], Instance(escape_keyword(inst.module), **params, **ports)
 
     def _visible(self, sv: E.StateVar, node, build: ValueBuilder):
         """A register as the design reads it in the cycle: the register itself, except under an

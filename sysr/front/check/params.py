@@ -408,7 +408,7 @@ class Parameters(CheckerBase):
                 self.int_const(item, env, where)
         sp = Specializer(env, self.err, where)
         items = tuple(sp.copy(i) for i in m.items if not (isinstance(i, S.ConstDecl) and int_const(i)))
-        copy = S.Module(m.name, sp.copy(m.ports), items, m.span, m.name_span, m.params)
+        copy = S.Module(m.name, sp.copy(m.ports), items, m.span, m.name_span, m.params, m.extern)
         cache[key] = copy
         self.__dict__.setdefault("ints", {})[key] = env
         return copy
