@@ -72,6 +72,20 @@ class Reporting:
                 cols.append((s.name, "comb", s.ty, "ghost"))
         return cols
 
+    def clock_note(self) -> list[str]:
+        """What the clocks' columns mean, for a design whose clocks tick freely (§4.10)."""
+        ticked = [n for n, _ in self.sys.inputs if n in self.d.signals and self.d.signals[n].kind == "clock"]
+        leveled = [sv.name for sv in self.sys.state if sv.kind == "clk"]
+        out = []
+        if ticked:
+            out.append(f"{', '.join(f'`{n}`' for n in ticked)}: 1 in the cycles that end with "
+                       f"{'its' if len(ticked) == 1 else 'that clock' + chr(39) + 's'} edge (the checker chooses "
+                       "which clocks tick in each cycle)")
+        if leveled:
+            out.append(f"{', '.join(f'`{n}`' for n in leveled)}: the clock's level; a change from one cycle "
+                       "to the next is an edge (0 to 1 rising)")
+        return out
+
     def make_trace(self, title: str, cycles, failing: int, cols=None) -> Trace:
         cols = self.columns() if cols is None else cols
         rows, raw = [], []
@@ -174,7 +188,7 @@ class Reporting:
         v.trace = self.make_trace(f"trace from reset (cycle 0 is the reset state; `>` marks cycle {t}, "
                                   "where the property fails):", cycles, t)
         notes = ["inputs in each row are chosen by the checker within the `requires`; registers show "
-                 "their value during the cycle"]
+                 "their value during the cycle"] + self.clock_note()
         if v.prop.kind == "index":
             msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
         elif v.prop.kind == "divisor":
