@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, Related, error
 from ..model import Design, Hierarchy, InstOutput, Signal
 from . import syntax as S
+from .domains import DomainChecks
 
 
 def _with_reset_value(s: Signal, value: str = "0") -> str:
@@ -28,26 +29,6 @@ def _with_reset_value(s: Signal, value: str = "0") -> str:
     if s.kind == "out_reg":
         return f"{S.written(s.name)}: out reg {s.ty} = {value}"
     return f"{'ghost ' if s.ghost else ''}reg {S.written(s.name)}: {s.ty} = {value};"
-
-
-def _first_prev(item) -> S.Span | None:
-    """Where a module item first reads `prev`, if it does."""
-    found: list[S.Span] = []
-
-    def visit(node) -> None:
-        if found:
-            return
-        if isinstance(node, S.Call) and node.func == "prev":
-            found.append(node.span)
-            return
-        if isinstance(node, tuple):
-            for x in node:
-                visit(x)
-        elif hasattr(node, "__dataclass_fields__"):
-            for f in node.__dataclass_fields__:
-                visit(getattr(node, f))
-    visit(item)
-    return found[0] if found else None
 
 
 def _walk_expr(e, fn, under_prev=False):
@@ -92,7 +73,7 @@ def lvalues(stmts, out: list | None = None) -> list:
     return out
 
 
-class Structure:
+class Structure(DomainChecks):
     def __init__(self, d: Design) -> None:
         self.d = d
         self.diags: list[Diagnostic] = []
@@ -383,53 +364,6 @@ class Structure:
             self.err("A008", "this module has registers with reset values but no reset port", first.span,
                      "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low); for an "
                      "asynchronous reset `arst: areset` or `arst_n: areset_n`")
-
-    def domains(self) -> None:
-        """Each seq block's clock and edge (`seq`, `seq(clk)`, `seq(falling clk)`), each register's
-        (its block's), the clocks read as values, and `prev` only where one domain times it all."""
-        d = self.d
-        for item in d.module.items:
-            if isinstance(item, S.SeqBlock):
-                d.block_domain[id(item)] = self.block_clock(item)
-        for name, drv in self.drivers.items():
-            if id(drv) in d.block_domain:
-                d.domains[name] = d.block_domain[id(drv)]
-        for sig in d.signals.values():
-            if sig.is_state:
-                d.domains.setdefault(sig.name, (d.clocks[0], "rising"))
-        bound = {id(b.value) for inst in d.instances.values() for b in inst.bindings.values()}
-        d.clock_reads = {ref.name for key, ref in d.refs.items() if isinstance(ref, Signal) and ref.kind == "clock"
-                         and d.signals.get(ref.name) is ref and key not in bound}
-        used = set(d.block_domain.values())
-        if len(used) > 1 or d.clock_reads:
-            for spec_or_item in d.module.items:
-                span = _first_prev(spec_or_item)
-                if span is not None:
-                    self.err("A008", "`prev` needs one clock domain; this module has several clocks or edges, "
-                                     "or reads a clock", span,
-                             "keep the history in a ghost register written in the `seq` block of the domain "
-                             "you mean: `ghost reg last: u8; seq(clk) { last <= x; }`")
-                    break
-
-    def block_clock(self, item: S.SeqBlock) -> tuple[str, str]:
-        d = self.d
-        c = item.clock
-        if c is None:
-            if len(d.clocks) > 1:
-                self.err("A008", f"this module has {len(d.clocks)} clocks; a `seq` block says which one times it",
-                         item.span, f"write `seq({S.written(d.clocks[0])}) {{ ... }}` (or "
-                                    f"`seq(falling {S.written(d.clocks[0])})` for the falling edge)")
-            return (d.clocks[0], "rising")
-        if c.edge not in (None, "rising", "falling"):
-            self.err("A008", f"`{c.edge}` is not an edge; a `seq` block runs at the `rising` or `falling` edge",
-                     c.span, f"write `seq(falling {S.written(c.name)})` or `seq({S.written(c.name)})`")
-        if c.name not in d.clocks:
-            sig = d.signals.get(c.name)
-            what = f"{sig.describe()} is not a clock" if sig is not None else f"unknown clock `{S.written(c.name)}`"
-            self.err("A008", what, c.name_span,
-                     "the clocks of this module: " + ", ".join(f"`{S.written(n)}`" for n in d.clocks))
-            return (d.clocks[0], "rising")
-        return (c.name, c.edge or "rising")
 
     def reset_less(self, s: Signal) -> None:
         """A register declared without a reset value starts with an arbitrary value that the
