@@ -91,10 +91,12 @@ STUBS = {
     "keyword name": "module m(a: in u8, r#match: out bool) { r#match = ?m; }",
     "params": "module m<W: int = 8>(a: in u[W], y: out u[W]) { y = ?y; }",
     "int const": "const N: int = 3;\nmodule m(a: in u8, y: out u8) { y = ?y; }",
+    "two clocks": "module m(wclk: clock, rclk: clock, d: in bool, q: out bool) { q = ?q; }",
+    "falling edge": "module m(clk: clock, d: in bool, q: out reg bool) { seq(falling clk) { q <= ?q; } }",
 }
 WANTED = {"comb": set(), "sync": {"clocked"}, "bare clock": {"clocked"}, "async": {"clocked", "async-reset"},
           "specs": {"clocked", "proofs"}, "two modules": {"instances"}, "keyword name": {"names"}, "params": {"params"},
-          "int const": {"params"}}
+          "int const": {"params"}, "two clocks": {"clocked", "clocks"}, "falling edge": {"clocked", "clocks"}}
 
 
 @pytest.mark.parametrize("kind", STUBS)
