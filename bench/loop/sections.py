@@ -73,6 +73,8 @@ def features(start: str) -> set[str] | None:
         found.add("modules")
     if "r#" in start:
         found.add("raw-name")
+    if re.search(r"seq\(\s*falling\b", start):  # an imported stub's comment names the falling edge's block
+        found.add("clocks")
     return found
 
 
