@@ -1,9 +1,10 @@
 """k-induction: the properties that held from reset, proven for every reachable state.
 
 `Induction` is the part of `sysr.smt.prove.Prover` that works from an arbitrary state (one
-unrolling of its own, `free_unrolling`): `settle` proves quickly what holds in any state, or one
-cycle after any state; `induction` runs k-induction with the properties as lemmas of each
-other, dropping the lemmas a counterexample breaks until the rest prove each other.
+unrolling of its own, `free_unrolling`): `settle` proves quickly what holds one cycle after any
+state (in any state, when k is 1), all the properties in one query where it can; `induction`
+runs k-induction with the properties as lemmas of each other, dropping the lemmas a
+counterexample breaks until the rest prove each other.
 """
 
 from __future__ import annotations

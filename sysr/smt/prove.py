@@ -4,9 +4,10 @@
 1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core;
    one incremental solver over the requirements' own cone of influence, and cycle 0 alone when
    they read no state, since then every cycle is the same constraint on fresh inputs),
-2. checks every property in cycle 0 from reset, settles those that hold in any state or one
-   cycle after any state, checks the rest from reset up to cycle k-1 (V002, the shortest
-   counterexample first, each trace replayed on the concrete evaluator before it is shown),
+2. checks every property in cycle 0 from reset, settles those that hold one cycle after any
+   state (in any state when k is 1; all in one query where they hold together), checks the rest
+   from reset up to cycle k-1 (V002, the shortest counterexample first, each trace replayed on
+   the concrete evaluator before it is shown),
 3. runs k-induction with the properties as lemmas, dropping lemmas that a counterexample breaks
    until the rest prove each other, then searches from reset for the properties left, by random
    runs up to 8 times the depth and the bounded check to the depth (`sysr.smt.deeper`: a real
@@ -100,8 +101,8 @@ class Prover(Reporting, Induction):
                     v.depth = depth
             self.reached = check_reach(self)  # covers and the conditions of implications
             return self.diags, self.json()
-        # What holds in any state, or one cycle after any state, needs no more bounded cycles and
-        # no induction: settle it on those small problems first.
+        # What holds one cycle after any state needs no more bounded cycles and no induction:
+        # settle it on that small problem first.
         settled = self.settle(k)
         rest = [i for i, v in enumerate(self.verdicts) if id(v) not in settled]
         if not self.bmc(1, k, rest):
