@@ -139,9 +139,9 @@ class Prover(Reporting, Induction):
         # in cycle 0 they can in every cycle, whatever happened before.
         self.requires_read_state = bool(self.requires_cone)
 
-    def extend(self) -> bool:
+    def extend(self, check: bool = True) -> bool:
         """Add the next cycle to the bounded unrolling; False when the requirements cannot hold
-        in it (V001) or the solver cannot tell (V003)."""
+        in it (V001) or the solver cannot tell (V003). Without `check`, only add it."""
         s, un, lits, t = self.bmc_solver, self.bmc_un, self.bmc_lits, self.bmc_cycles
         self.bmc_cycles += 1
         self.bmc_pending.append((t, list(self.facts)))  # data, not a closure: no cycle keeps z3's terms alive
@@ -150,7 +150,7 @@ class Prover(Reporting, Induction):
         s.add(*un.valid(t, state_too=False))
         for lit, r in zip(lits, self.sys.requires):
             s.add(z3.Implies(lit, un.prop(r, t)))
-        if t > 0 and not self.requires_read_state:
+        if not check or (t > 0 and not self.requires_read_state):
             return True
         res = s.check(*lits)
         if res == z3.unsat:
@@ -165,6 +165,26 @@ class Prover(Reporting, Induction):
                     v.status = "unknown"
             return False
         return True
+
+    def requires_hold_to(self, stop: int) -> bool:
+        """Whether the requirements can hold in every cycle up to stop-1, asked once, at the last
+        (a run through all of them makes them hold in each). True: those cycles are in the
+        unrolling. False: the solver said no or could not tell, and the cycles it added are taken
+        back, so that the cycle-by-cycle check (`extend`) finds the first failing cycle, as it
+        always has."""
+        s = self.bmc_solver
+        cycles, pending = self.bmc_cycles, len(self.bmc_pending)
+        if cycles >= stop:
+            return True
+        s.push()
+        while self.bmc_cycles < stop:
+            self.extend(check=False)
+        if s.check(*self.bmc_lits) == z3.sat:
+            return True
+        s.pop()
+        self.bmc_cycles = cycles
+        del self.bmc_pending[pending:]
+        return False
 
     def full_cycle(self, t: int, facts: list) -> tuple[list, list]:
         """The whole design's cycle t of the bounded unrolling: (the transition into it, enum
@@ -213,7 +233,7 @@ class Prover(Reporting, Induction):
         requirements cannot be met (nothing else is meaningful then)."""
         s, un, lits = self.bmc_solver, self.bmc_un, self.bmc_lits
         active = [k for k in indexes if self.verdicts[k].status == "proven"]
-        if start > 0 and not active and not self.requires_read_state:
+        if start > 0 and not active and (not self.requires_read_state or self.requires_hold_to(stop)):
             return True  # nothing left to check in these cycles
         for t in range(start, stop):
             while self.bmc_cycles <= t:
