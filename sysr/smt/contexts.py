@@ -1,19 +1,17 @@
 """Fresh z3 contexts, the first ones made ahead of need on a thread of their own.
 
 Every one-shot query is decided in a context of its own (`sysr.smt.unroll.solve_alone`), so that
-its answer and model depend on the query alone. A z3 context starts with about 17 MB of tables
-that the system must hand over page by page (about 7 ms, nearly all of it in the kernel). Two
-things keep that off a small check's time:
+its answer and model depend on the query alone. A new z3 context starts with about 17 MB of
+tables that the system hands over page by page (about 7 ms, nearly all of it in the kernel),
+unless the memory of a freed context is there to reuse: glibc reuses it once one context has
+been freed, so after the first few queries a context costs about 1 ms.
 
-- `start()` (the command line calls it before it parses) makes the first `FIRST` contexts on a
-  thread: every check needs that many (the bounded unrolling's, and the first query's or the
-  induction's), and z3's API is called through ctypes, which lets go of Python's lock, so they
-  are made on another core while the parser works. The thread then ends: contexts made ahead
-  and never used would be paid for and thrown away.
-- `start()` also asks the C library to keep the memory of freed contexts for the next ones
-  (`keep_freed_memory`): a query's context is freed when the query ends, and the next query's
-  then costs a tenth as much. (It only changes when memory goes back to the system; the process
-  is a one-shot command.)
+`start()` (the command line calls it before it parses) makes the first `FIRST` contexts on a
+thread: every check with state needs that many at once (the bounded unrolling's and the free
+unrolling's, `sysr.smt.prove` and `sysr.smt.induction`), and z3's API is called through ctypes,
+which lets go of Python's lock, so they are made on another core while the parser works. The
+thread then ends: contexts kept ready beyond these would each need fresh memory while the others
+are in use, and the last ones would be paid for and thrown away.
 
 The contexts handed out are new and unused, the same as those made on the spot: no answer
 depends on which thread made them. `fresh()` takes one, or makes one on the spot when none is
@@ -24,7 +22,7 @@ from __future__ import annotations
 
 import threading
 
-FIRST = 2  # contexts made ahead: what every check uses
+FIRST = 2  # contexts made ahead
 
 _ready: list = []
 _lock = threading.Lock()
@@ -32,12 +30,11 @@ _state = {"started": False}
 
 
 def start() -> None:
-    """Keep freed memory for reuse, and make the first contexts on a daemon thread (once)."""
+    """Begin making the first contexts on a daemon thread (once per process)."""
     with _lock:
         if _state["started"]:
             return
         _state["started"] = True
-    keep_freed_memory()
     threading.Thread(target=_fill, name="sysr-z3-contexts", daemon=True).start()
 
 
@@ -56,20 +53,3 @@ def _fill() -> None:
         ctx = z3.Context()  # outside the lock: ctypes releases Python's lock during the call
         with _lock:
             _ready.append(ctx)
-
-
-MMAP_THRESHOLD = 32 << 20  # blocks below this come from the heap, where freed ones are reused
-TRIM_THRESHOLD = 256 << 20  # free memory kept at the top of the heap before it is given back
-
-
-def keep_freed_memory() -> None:
-    """With glibc, serve z3's large blocks from the heap and keep freed ones for reuse (without
-    this, each is mapped and unmapped, and every new context faults its pages in again). A no-op
-    where the C library has no `mallopt`."""
-    import ctypes
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD
-    mallopt(-1, TRIM_THRESHOLD)  # M_TRIM_THRESHOLD
