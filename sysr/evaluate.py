@@ -75,15 +75,15 @@ class Evaluator:
     def initial_state(self, memory: Callable[[str, int], int] | None = None,
                       free: Callable[[str], int] | None = None) -> dict[str, object]:
         """The reset state: reset values, and power-up values of registers without one; memories
-        from `memory(name, i)`; other registers from `free(name)`."""
+        from `memory(name, i)` (asked once per word, when it is first read), other registers from
+        `free(name)`."""
         state: dict[str, object] = {}
         for sv in self.sys.state:
             if sv.size is not None:
                 if sv.init is not None:
                     state[sv.name] = ArrayValue(sv.size, {}, lambda i, v=sv.init: v)
                 else:
-                    get = memory or (lambda name, i: 0)
-                    state[sv.name] = ArrayValue(sv.size, {}, lambda i, nm=sv.name, g=get: g(nm, i))
+                    state[sv.name] = ArrayValue(sv.size, {}, powerup(sv.name, memory))
             elif sv.init is not None:
                 state[sv.name] = sv.init
             elif sv.powerup is not None:
@@ -122,6 +122,20 @@ class Evaluator:
             cyc, state = self.step(state, ins)
             out.append(cyc)
         return out
+
+
+def powerup(name: str, memory: Callable[[str, int], int] | None) -> Callable[[int], int]:
+    """A memory's power-up contents: word i is `memory(name, i)`, asked when the word is first
+    read and then kept (an unwritten word reads the same value in every cycle)."""
+    if memory is None:
+        return lambda i: 0
+    words: dict[int, int] = {}
+
+    def word(i: int) -> int:
+        if i not in words:
+            words[i] = memory(name, i)
+        return words[i]
+    return word
 
 
 class Plan:

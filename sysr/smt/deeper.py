@@ -70,45 +70,63 @@ def stepwise(prover, pending_idx: list[int], start: int, stop: int) -> bool:
 
 
 def hunt(prover, pending: list, cycles: int, budget_s: float):
-    """Random runs from reset, `HUNT_RUNS` of at most `cycles` cycles each: (the earliest cycle in
-    which one of `pending` fails in any of them, that run up to it), or None. The runs differ in
-    how long inputs hold their values (`HOLDS`: a counter's enable held high reaches its wrap
-    soonest). Their seeds are fixed, so the result depends on the design alone, unless the time
-    budget (a backstop for designs slow to evaluate) cuts the hunt short."""
-    from ..sim.inputs import InputChooser, NoInputs, reset_port
+    """Random runs from reset (`random_run`), `HUNT_RUNS` of at most `cycles` cycles each: (the
+    earliest cycle in which one of `pending` fails in any of them, that run up to it), or None.
+    The runs differ in how long inputs hold their values (`HOLDS`: a counter's enable held high
+    reaches its wrap soonest). Their seeds are fixed, so the result depends on the design alone,
+    unless the time budget (a backstop for designs slow to evaluate) cuts the hunt short."""
     deadline = time.monotonic() + budget_s
-    ev = prover.ev
     index = [prover.verdicts.index(v) for v in pending]
-    width = {sv.name: sv.ty.width for sv in prover.sys.state}
     best = None
     prover.hunted_to = 0  # the cycles every run so far went through without a failure
     reached = []
     for seed in range(HUNT_RUNS):
-        rng = random.Random(seed)
-        chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
-        state = ev.initial_state(lambda name, i: rng.getrandbits(width[name]),
-                                 lambda name: rng.getrandbits(width[name]))
-        run, last = [], None
-        for t in range(cycles if best is None else best[0]):
-            if time.monotonic() >= deadline:
-                return best
-            try:
-                ins = chooser.choose(state, {}, last)
-            except NoInputs:
-                break
-            if chooser.requires_hold(state, ins):
-                break
-            cyc, state = ev.step(state, ins)
-            run.append(cyc)
-            last = ins
-            if any(cyc.props[i] == 0 for i in index):
-                best = (t, run)
-                break
-            if not all(cyc.props):
-                break  # another property failed first: not this hunt's business
+        run = []
+        try:
+            for t, cyc in enumerate(random_run(prover, seed, cycles if best is None else best[0], deadline)):
+                run.append(cyc)
+                if any(cyc.props[i] == 0 for i in index):
+                    best = (t, run)
+                    break
+                if not all(cyc.props):
+                    break  # another property failed first: not this hunt's business
+        except OutOfTime:
+            return best
         reached.append(len(run))
     prover.hunted_to = min(reached) if len(reached) == HUNT_RUNS else 0
     return best
+
+
+class OutOfTime(Exception):
+    """A random run reached its deadline (a backstop: the runs are counted)."""
+
+
+def random_run(prover, seed: int, cycles: int, deadline: float):
+    """The cycles of one random run from reset on the concrete evaluator, up to `cycles` of them:
+    inputs random within the `requires` (`sysr.sim.inputs`, holding their values at the rate
+    `HOLDS[seed]`), power-up values random, each drawn from this run's own generator, seeded by
+    `seed` (a memory's words are drawn when first read, even after the run). Ends early when no
+    input meets the `requires`; raises `OutOfTime` at the deadline. The hunt here and the covers'
+    runs (`sysr.smt.reach`) both run these."""
+    from ..sim.inputs import InputChooser, NoInputs, reset_port
+    ev = prover.ev
+    rng = random.Random(seed)
+    width = {sv.name: sv.ty.width for sv in prover.sys.state}
+    chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
+    state = ev.initial_state(lambda name, i: rng.getrandbits(width[name]), lambda name: rng.getrandbits(width[name]))
+    last = None
+    for _ in range(cycles):
+        if time.monotonic() >= deadline:
+            raise OutOfTime
+        try:
+            ins = chooser.choose(state, {}, last)
+        except NoInputs:
+            return
+        if chooser.requires_hold(state, ins):
+            return
+        cyc, state = ev.step(state, ins)
+        last = ins
+        yield cyc
 
 
 def report(prover, pending: list, t: int, cycles) -> None:
