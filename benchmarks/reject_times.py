@@ -87,13 +87,14 @@ def main(argv: list[str]) -> int:
     ratios = [r["ratio"] for r in rows]
     over = [r for r in rows if r["ratio"] > TARGET]
     v002 = [r for r in rows if r["first"].startswith("V002")]
-    summary = {"pairs": len(rows), "median_ratio": statistics.median(ratios), "max_ratio": max(ratios),
-               "over_target": len(over), "v002_first": len(v002)}
+    worst = max(rows, key=lambda r: r["ratio"])
+    summary = {"pairs": len(rows), "median_ratio": statistics.median(ratios), "max_ratio": worst["ratio"],
+               "worst": worst["rejected"], "over_target": len(over), "v002_first": len(v002)}
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=1))
     else:
-        print(f"{len(rows)} pairs: median ratio {summary['median_ratio']:.2f}, max {summary['max_ratio']:.2f}, "
-              f"{len(over)} over {TARGET:g}; {len(v002)} rejected with V002 first")
+        print(f"{len(rows)} pairs: median ratio {summary['median_ratio']:.2f}, worst {worst['ratio']:.2f} "
+              f"({worst['rejected']}), {len(over)} over {TARGET:g}; {len(v002)} rejected with V002 first")
     return 0
 
 
