@@ -187,3 +187,23 @@ def test_an_unwritten_memory_word_keeps_its_power_up_value() -> None:
     for t, cyc in enumerate(r.cycles):
         assert seen.setdefault(t % 4, cyc.values["y"]) == cyc.values["y"]
     assert len(set(seen.values())) > 1  # (random words, not all zero)
+
+
+def test_the_random_simulation_benchmark_prints_held_and_caught_with_the_cycle(capsys) -> None:
+    """benchmarks/sim_random.py, on one reference and one seeded bug, few cycles: what it prints
+    for the 10,000-cycle run of every reference and every bug."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("sim_random", ROOT / "benchmarks" / "sim_random.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert {p.name for p in bench.bugs()} >= {"counter.sysr", "mod60-wrap60.sysr"}
+    assert ROOT / "examples" / "arbiter.sysr" in bench.references()
+    status = bench.main(["--cycles", "200", str(ROOT / "examples/arbiter.sysr"),
+                         "--bugs", str(ROOT / "tests/designs27/bugs/mod60-wrap60.sysr")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert re.search(r"^examples/arbiter.sysr\s+held\s+200\s", out, re.M), out
+    assert re.search(r"^tests/designs27/bugs/mod60-wrap60.sysr\s+caught\s+\d+\s.*property fails in cycle \d+: "
+                     r"sec < 60", out, re.M), out
+    assert out.rstrip().endswith("1 designs, 0 with a property that failed; 1 seeded bugs, 1 caught with the "
+                                 "cycle named")
