@@ -54,7 +54,7 @@ def run(f: Path, cycles: int, seed: int, buggy: bool) -> tuple[bool, str]:
     extra = ""
     if r.failure is not None and r.failure.kind != "extern":
         extra = f"  {r.failure.kind} fails in cycle {r.failure.cycle}: " + "; ".join(p.text for p in r.failure.props)
-    return ok, f"{name:44} {verdict:8} {len(r.cycles):7} {r.solver_calls:6} {dt:7.1f}s{extra}"
+    return ok, f"{name:48} {verdict:8} {len(r.cycles):7} {r.solver_calls:6} {dt:7.1f}s{extra}"
 
 
 def main(argv: list[str]) -> int:
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     refs = args.files or ([] if args.bugs else references())
     buggy = args.bugs if args.bugs is not None else ([] if args.files else bugs())
     bad = {False: 0, True: 0}
-    print(f"{'design':44} {'verdict':8} {'cycles':>7} {'solver':>6} {'time':>8}")
+    print(f"{"design":48} {'verdict':8} {'cycles':>7} {'solver':>6} {'time':>8}")
     for group, files in ((False, refs), (True, buggy)):
         for f in files:
             ok, row = run(f, args.cycles, args.seed, group)
