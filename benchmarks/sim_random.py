@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     refs = args.files or ([] if args.bugs else references())
     buggy = args.bugs if args.bugs is not None else ([] if args.files else bugs())
     bad = {False: 0, True: 0}
-    print(f"{"design":48} {'verdict':8} {'cycles':>7} {'solver':>6} {'time':>8}")
+    print(f"{'design':48} {'verdict':8} {'cycles':>7} {'solver':>6} {'time':>8}")
     for group, files in ((False, refs), (True, buggy)):
         for f in files:
             ok, row = run(f, args.cycles, args.seed, group)
