@@ -8,8 +8,9 @@ first, so that it comes back as V002 with its trace:
 
 1. **A hunt by simulation** (`hunt`): `HUNT_RUNS` runs from reset on the concrete evaluator,
    with random inputs within the `requires` (`sysr.sim.inputs`), each up to `MAX_FACTOR` times
-   the depth, or up to the earliest failure an earlier run found. The runs differ in how long
-   inputs keep their values (`HOLDS`: a counter's enable held high reaches its wrap soonest).
+   the depth, advancing together a cycle at a time until the first failure in any of them. The
+   runs differ in how long inputs keep their values (`HOLDS`: a counter's enable held high
+   reaches its wrap soonest).
    Cheap, and it reaches deep cycles that an unrolling from reset reaches only at great cost (that
    a counter cannot reach 60 in fewer cycles is a hard problem for a SAT solver at every depth).
 2. A failure the hunt finds is reported at once, with the earliest of its runs as the trace (a
@@ -73,28 +74,32 @@ def hunt(prover, pending: list, cycles: int, budget_s: float):
     """Random runs from reset (`random_run`), `HUNT_RUNS` of at most `cycles` cycles each: (the
     earliest cycle in which one of `pending` fails in any of them, that run up to it), or None.
     The runs differ in how long inputs hold their values (`HOLDS`: a counter's enable held high
-    reaches its wrap soonest). Their seeds are fixed, so the result depends on the design alone,
-    unless the time budget (a backstop for designs slow to evaluate) cuts the hunt short."""
+    reaches its wrap soonest). They advance together, a cycle of each in turn, so the search stops
+    at the earliest failure (the first run in seed order among those failing in that cycle) after
+    at most `HUNT_RUNS` times that many cycles. Their seeds are fixed, so the result depends on
+    the design alone, unless the time budget (a backstop for designs slow to evaluate) cuts the
+    hunt short."""
     deadline = time.monotonic() + budget_s
     index = [prover.verdicts.index(v) for v in pending]
-    best = None
-    prover.hunted_to = 0  # the cycles every run so far went through without a failure
-    reached = []
-    for seed in range(HUNT_RUNS):
-        run = []
-        try:
-            for t, cyc in enumerate(random_run(prover, seed, cycles if best is None else best[0], deadline)):
-                run.append(cyc)
+    prover.hunted_to = 0  # the cycles every run went through without a failure
+    runs = [[] for _ in range(HUNT_RUNS)]
+    live = {seed: random_run(prover, seed, cycles, deadline) for seed in range(HUNT_RUNS)}
+    try:
+        for t in range(cycles):
+            for seed, steps in list(live.items()):
+                cyc = next(steps, None)
+                if cyc is None:  # no input meets the requires: the run ends
+                    del live[seed]
+                    continue
+                runs[seed].append(cyc)
                 if any(cyc.props[i] == 0 for i in index):
-                    best = (t, run)
-                    break
+                    return t, runs[seed]
                 if not all(cyc.props):
-                    break  # another property failed first: not this hunt's business
-        except OutOfTime:
-            return best
-        reached.append(len(run))
-    prover.hunted_to = min(reached) if len(reached) == HUNT_RUNS else 0
-    return best
+                    del live[seed]  # another property failed first: not this hunt's business
+    except OutOfTime:
+        return None
+    prover.hunted_to = min(len(run) for run in runs)
+    return None
 
 
 class OutOfTime(Exception):
