@@ -1,7 +1,8 @@
 """Print how long `sysr check` takes to reject a buggy design against accepting its correct version.
 
 A benchmark, not a test: `nice .venv/bin/python benchmarks/reject_times.py [--rounds N] [--stat
-min|median] [--clock cpu|wall] [--json]`.
+min|median] [--clock cpu|wall] [--only TEXT] [--json]` (`--only`: the pairs whose rejected file's
+path contains TEXT).
 The pairs are the designs of `tests/designs27/` with their seeded bugs (`tests/designs27/bugs/
 <design>-<bug>.sysr`), and each task's reference (`tasks/<name>/ref.sysr`, `split.sysr` for a
 `-split` bug) with its seeded bug (`tests/seeded/<name>.sysr`). For each pair it prints the
@@ -72,6 +73,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--stat", choices=("min", "median"), default="min")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", default="", help="only the pairs whose rejected file's path contains this")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = ap.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -80,7 +82,7 @@ def main(argv: list[str]) -> int:
     if not args.json:
         print(f"{args.clock} time, {'fastest' if args.stat == 'min' else 'median'} of {args.rounds} rounds")
         print(f"{'rejected design':48} {'accept':>7} {'reject':>7} {'ratio':>6}  first diagnostic")
-    for good, bad in pairs():
+    for good, bad in [(g, b) for g, b in pairs() if args.only in rel(b)]:
         times: dict[Path, list[float]] = {good: [], bad: []}
         outcomes = {}
         for _ in range(args.rounds):
