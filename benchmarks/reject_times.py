@@ -103,7 +103,8 @@ def main(argv: list[str]) -> int:
     v002 = [r for r in rows if r["first"].startswith("V002")]
     worst = max(rows, key=lambda r: r["ratio"])
     summary = {"clock": args.clock, "rounds": args.rounds, "stat": args.stat, "pairs": len(rows),
-               "median_ratio": statistics.median(ratios), "max_ratio": worst["ratio"], "worst": worst["rejected"], "over_target": len(over), "v002_first": len(v002)}
+               "median_ratio": statistics.median(ratios), "max_ratio": worst["ratio"], "worst": worst["rejected"],
+               "over_target": len(over), "v002_first": len(v002)}
     if args.json:
         print(json.dumps({"rows": rows, "summary": summary}, indent=1))
     else:
