@@ -184,7 +184,7 @@ class Unroller:
         self.count += 1
         if self.count > limits.MAX_FN_LETS:
             raise overrun.exceeded("L011", f"the body of fn `{S.written(self.f.name)}` unrolls to more than "
-                                           f"{limits.MAX_FN_LETS} steps (each `let`, assignment and `if` in "
+                                           f"{limits.MAX_FN_LETS:,} steps (each `let`, assignment and `if` in "
                                            "each iteration is one)", self.f.name_span,
                                    "loop fewer times, or move the work into module logic (a `for` in a "
                                    "`comb` block) or a register that iterates over cycles")

@@ -123,9 +123,12 @@ class Statements(CheckerBase):
         return ctx
 
     def for_stmt(self, st: S.For, ctx: Ctx) -> None:
-        why = "a `for` loop is unrolled, so its bounds must be constants"
-        start = self.const_int(st.start, ctx, why)
-        end = self.const_int(st.end, ctx, why)
+        why = ["a `for` loop is unrolled, so its bounds must be constants"]
+        if ctx.where == "fn":
+            why.append("a fn's parameter is a value, not a constant: loop to the largest bound and guard the body, "
+                       "`for i in 0..8 { if (i as u4) < n { ... } }`")
+        start = self.const_int(st.start, ctx, *why)
+        end = self.const_int(st.end, ctx, *why)
         ty = None  # a bound with an error: the variable's uses are not checked
         if start is not None and end is not None:
             if end - start > MAX_FOR or end < start:
