@@ -26,9 +26,9 @@ import dataclasses
 
 from ... import limits, overrun
 from ...model import FnInfo, Local
-from ...types import BOOL, Ty
+from ...types import BOOL, Ty, uint
 from .. import syntax as S
-from .context import CheckerBase, Ctx
+from .context import CheckerBase, Ctx, has_own_type, subnodes
 
 
 class FnBodies(CheckerBase):
@@ -134,6 +134,11 @@ class Unroller:
     def stmt(self, st, guard) -> None:
         if isinstance(st, S.Let):
             ty = self.c.refs[id(st)].ty
+            if not st.mutable and ty.kind == "uint":
+                known = self.constant(st.value)
+                if known is not None:  # read as a literal, like a loop variable (`let i = 14 - k;`)
+                    self.loops[st.name] = (known, ty)
+                    return
             value = self.expr(st.value)
             if guard is not None:
                 value = S.IfExpr(guard, value, self.default(ty, st.span), st.span)
@@ -167,18 +172,46 @@ class Unroller:
         value = self.expr(st.value)
         sp = st.span
         if lv.index is not None or lv.hi is not None:
+            width = local.ty.width
             if lv.index is not None:
-                part = S.Index(old, self.expr(lv.index), sp)
-                shift = self.expr(lv.index)
+                hi = lo = self.constant(lv.index)
             else:
-                part = S.Slice(old, self.expr(lv.hi), self.expr(lv.lo), sp)
-                lo = self.c.const_values[id(lv.lo)]
-                shift = S.IntLit(lo, None, str(lo), lv.lo.span)
-            flip = S.Cast(S.Binary("^", part, value, sp), S.TypeRef(str(local.ty), sp), sp)
-            value = S.Binary("^", old, S.Binary("<<", flip, shift, sp), sp)
+                hi, lo = self.c.const_values[id(lv.hi)], self.c.const_values[id(lv.lo)]
+            if hi is not None and hi < width:  # `{x[W-1:hi+1], v, x[lo-1:0]}`
+                if not has_own_type(value):  # a concatenation's parts need types of their own
+                    value = self.emit("value", BOOL if lv.index is not None else uint(hi - lo + 1), value, st)
+                value = self.splice(old, width, hi, lo, value, local.ty, sp)
+            else:  # a dynamic index (a proof obligation on the read), or one out of range (T005)
+                part = S.Index(old, self.expr(lv.index), sp)
+                flip = S.Cast(S.Binary("^", part, value, sp), S.TypeRef(str(local.ty), sp), sp)
+                value = S.Binary("^", old, S.Binary("<<", flip, self.expr(lv.index), sp), sp)
         if guard is not None:
             value = S.IfExpr(guard, value, old, sp)
         self.emit(lv.name, local.ty, value, st)
+
+    @staticmethod
+    def splice(old: S.Name, width: int, hi: int, lo: int, value, ty: Ty, sp: S.Span):
+        def bits(h: int, low: int):
+            return S.Slice(old, S.IntLit(h, None, str(h), sp), S.IntLit(low, None, str(low), sp), sp)
+        parts = ([bits(width - 1, hi + 1)] if hi < width - 1 else []) + [value] + ([bits(lo - 1, 0)] if lo else [])
+        whole = S.Concat(tuple(parts), sp) if len(parts) > 1 else value
+        if ty.is_int and (ty.signed or len(parts) == 1):
+            return S.Cast(whole, S.TypeRef(str(ty), sp), sp)
+        return whole
+
+    def constant(self, e) -> int | None:
+        """The value of an index or an unsigned `let` in this copy of the body when it is a
+        constant (literals, loop variables, consts), else None. Typed on the side, as an index
+        (a plain literal takes the least type that holds it); what that reports is dropped."""
+        copy = self.expr(e)
+        if any(n.name not in self.c.consts for n in subnodes(copy, S.Name)):
+            return None
+        start = len(self.c.diags)
+        self.c.index_expr(copy, Ctx("fn"), None)
+        value = self.c.const_eval(copy)
+        clean = len(self.c.diags) == start
+        del self.c.diags[start:]
+        return value if clean else None
 
     def emit(self, name: str, ty: Ty, value, st) -> S.Name:
         self.count += 1
@@ -189,9 +222,10 @@ class Unroller:
                                    "loop fewer times, or move the work into module logic (a `for` in a "
                                    "`comb` block) or a register that iterates over cycles")
         fresh = f"{name}#{self.count}"
+        self.loops.pop(name, None)  # (a constant `let` of that name in an earlier block)
         span = st.target.name_span if isinstance(st, S.Assign) else getattr(st, "name_span", st.span)
         self.out.append(S.Let(fresh, S.TypeRef(str(ty), span), value, st.span, span))
-        if name not in ("if", "else"):
+        if name not in ("if", "else", "value"):
             self.names[name] = fresh
         return S.Name(fresh, span)
 
