@@ -4,14 +4,19 @@ A fn whose body is more than plain `let`s is checked twice. First as written: ev
 once, a loop variable a local of its loop's type (as in a `comb` block), so that a mistake in a
 loop body is reported once, at its place. Then, when that found no error, `Unroller` turns the
 statements into what every back end already inlines, a chain of `let`s and a final expression,
-and the chain is checked as an ordinary fn (what it finds, such as a constant index out of range
-in one iteration, is reported at the written statement, once):
+and the chain is typed as an ordinary fn, silently: what only one copy of a body can show, a
+constant index out of range or a constant zero divisor in one iteration, even one no input
+reaches (`if i != 0 { x = x / i; }`), is left to the proofs, which report it (V002) where it is
+reachable, as they do in a `for` loop of a `comb` block. The chain is:
 
 - each `for` is unrolled, the loop variable a literal of its type in each copy of the body;
 - each `let` and each assignment of a `let mut` variable is a new `let` (named `x#3`, a name no
   source can write), later reads of the variable read the newest;
-- a bit or slice assignment `x[i] = v` becomes `x ^ (((x[i] ^ v) as T) << i)`, the same bit
-  read the same way (a dynamic `i` stays a proof obligation);
+- a `let` of an unsigned constant (`let i = 14 - k;` in a loop) is read as a literal, like a
+  loop variable;
+- a bit or slice assignment with constant bounds in range, `x[i] = v`, becomes
+  `{x[W-1:i+1], v, x[i-1:0]}`; any other, `x ^ (((x[i] ^ v) as T) << i)`, the same bit read
+  the same way (a dynamic `i`, or one out of range, stays a proof obligation);
 - inside an `if`, the branch's condition is a `let` too, and each assignment keeps the old value
   when it is false (`x#4 = if c#2 then v else x#3`); a `let` there is computed only under it
   (`if c#2 then v else 0`), so that its index and divisor obligations stay guarded.
@@ -47,18 +52,11 @@ class FnBodies(CheckerBase):
         lets = unroller.run()  # L011 (a LimitExceeded) ends the check, as every L code does
         decl = dataclasses.replace(f, lets=tuple(lets), body=unroller.expr(f.body))
         self.fns[f.name] = FnInfo(decl, info.params, info.ret)
-        seen = {(d.code, d.span, d.message) for d in self.diags}
         start = len(self.diags)
         for let in decl.lets:
             ctx = self.let(let, ctx)
         self.expr(decl.body, ctx, info.ret)
-        fresh = []
-        for d in self.diags[start:]:  # one per written place (an unrolled body repeats it)
-            key = (d.code, d.span, d.message)
-            if key not in seen:
-                seen.add(key)
-                fresh.append(d)
-        self.diags[start:] = fresh
+        del self.diags[start:]  # what only a copy can show is the proofs' (see the docstring)
 
     def error_count(self) -> int:
         return sum(1 for d in self.diags if d.severity.name == "ERROR")
@@ -251,6 +249,10 @@ class Unroller:
                 value, ty = loops[e.name]
                 return S.IntLit(value, f"u{ty.width}", f"{value}u{ty.width}", e.span, origin=e.name)
             return S.Name(names.get(e.name, e.name), e.span)
+        if isinstance(e, S.Unary) and e.op == "-" and isinstance(e.operand, S.Name) and e.operand.name in loops:
+            # `-i` negates a value of i's type (wrapping), where `-3u3` would be the literal -3
+            lit = Unroller.copy_with(e.operand, names, loops)
+            return S.Unary("-", S.Cast(lit, S.TypeRef(lit.suffix, e.operand.span), e.operand.span), e.span)
         if not dataclasses.is_dataclass(e) or isinstance(e, (S.Span, S.TypeRef)):
             return e
         return type(e)(**{f.name: Unroller.copy_with(getattr(e, f.name), names, loops)
