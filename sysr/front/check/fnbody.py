@@ -209,6 +209,9 @@ class Unroller:
         value = self.c.const_eval(copy)
         clean = len(self.c.diags) == start
         del self.c.diags[start:]
+        for node in subnodes(copy, object):  # the copy dies here: another node may take its ids
+            for table in (self.c.types, self.c.const_values, self.c.refs):
+                table.pop(id(node), None)
         return value if clean else None
 
     def emit(self, name: str, ty: Ty, value, st) -> S.Name:
