@@ -160,3 +160,47 @@ def test_a_literal_of_the_widest_type_in_binary_is_read() -> None:
     ones = "0b" + "1" * 4096
     text = f"module m(a: in u4096, y: out bool) {{ y = a == {ones}; ensures y == and_reduce(a); }}\n"
     assert accepted(text) == []
+
+
+# ---- fn bodies against comb blocks --------------------------------------------------------
+
+def fn_and_comb(seed: int) -> str:
+    """A random fn of statements (tests/gen_designs.py) and the same statements in a `comb`
+    block, each `let mut` a wire: two independent elaborations of one meaning (the fn is
+    unrolled by the checker into a chain of `let`s, the block by the statement elaborator), and
+    a property that they agree."""
+    from gen_base import RandomChooser, Scope, Val
+    from gen_designs import DesignGen
+    g = DesignGen(RandomChooser(seed))
+    items = [g.enum_decl()]
+    consts_text, consts = g.const_decls(g.ch.int(0, 2))
+    params = [(g.fresh("p"), g.any_type(wide=False)) for _ in range(g.ch.int(1, 3))]
+    sc = Scope(vals=tuple(consts) + tuple(Val(p, t) for p, t in params), match=True)
+    lines, sc = g.fn_statements([], sc)
+    ret = g.any_type(wide=False)
+    body = g.expr(ret, g.depth, sc)
+    sig = ", ".join(f"{p}: {g.type_name(t)}" for p, t in params)
+    items += consts_text + [f"fn f({sig}) -> {g.type_name(ret)} {{\n  " + "\n  ".join(lines) + f"\n  {body}\n}}"]
+    wires, comb = [], []
+    for line in lines:
+        if line.startswith("let mut "):
+            name, rest = line[len("let mut "):].split(":", 1)
+            ty, value = rest.split(" = ", 1)
+            wires.append(f"  wire {name}:{ty};")
+            comb.append(f"{name} = {value}")
+        else:
+            comb.append(line)
+    ports = ", ".join(f"{p}: in {g.type_name(t)}" for p, t in params)
+    args = ", ".join(p for p, _ in params)
+    items.append(f"module m({ports}, y: out {g.type_name(ret)}, z: out {g.type_name(ret)}) {{\n" + "\n".join(wires)
+                 + "\n  comb {\n    " + "\n    ".join(comb) + f"\n    z = {body};\n  }}\n  y = f({args});\n"
+                 "  ensures y == z;\n}")
+    return "\n".join(items) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_random_fn_body_means_what_the_same_comb_block_means(seed: int) -> None:
+    text = fn_and_comb(seed)
+    out = check(text, Options())
+    errors = [f"{d.code} {d.message}" for d in out.diagnostics if d.severity.name == "ERROR"]
+    assert errors == [], text
