@@ -204,3 +204,23 @@ def test_a_random_fn_body_means_what_the_same_comb_block_means(seed: int) -> Non
     out = check(text, Options())
     errors = [f"{d.code} {d.message}" for d in out.diagnostics if d.severity.name == "ERROR"]
     assert errors == [], text
+
+
+# ---- the editor ----------------------------------------------------------------------------
+
+def test_hover_and_definition_inside_a_fn_loop() -> None:
+    """The language server reads the fn as written: its variables, loop variable and `let`s."""
+    from sysr.lsp.symbols import symbol_at
+    text = CRC + "module m(a: in u8, y: out u16) { y = crc16_byte(0, a); }\n"
+    lines = text.splitlines()
+
+    def at(needle: str, nth: int = 0) -> tuple[int, int]:
+        hits = [(n + 1, line.index(needle) + 1) for n, line in enumerate(lines) if needle in line]
+        return hits[nth]
+    d = analyze(text).design
+    crc = symbol_at(d, *at("crc = crc << 1"))
+    assert crc is not None and "`crc`: `u16`" in crc.text
+    assert (crc.definition.line, crc.definition.column) == (at("let mut crc")[0], at("let mut crc")[1] + 8)
+    i = symbol_at(d, *at("data[7 - i]", 0))
+    loop_var = symbol_at(d, at("data[7 - i]")[0], lines[at("data[7 - i]")[0] - 1].index("- i") + 3)
+    assert i is not None and loop_var is not None and "loop variable `i`: `u3`" in loop_var.text
