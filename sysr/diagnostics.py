@@ -78,6 +78,7 @@ CODES: dict[str, str] = {
     "A021": "the reset is never active in a `seq` block",
     "A022": "misplaced power-up value",
     "A023": "an extern module has a body",
+    "A024": "not assignable in a fn, or `let mut` outside one",
     "S001": "contract names design state",
     "S002": "design logic reads ghost state",
     "S003": "invariant names an input",
@@ -103,6 +104,7 @@ CODES: dict[str, str] = {
     "L008": "out of memory",
     "L009": "too many instances",
     "L010": "hierarchy too deep",
+    "L011": "fn body unrolls too far",
 }
 
 

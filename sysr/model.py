@@ -104,7 +104,7 @@ class Local:
     """A name bound inside an expression or block: let, loop variable, quantifier, fn parameter."""
     name: str
     ty: Ty
-    kind: str  # "let", "for", "quant", "param"
+    kind: str  # "let", "mut" (`let mut`, in a fn), "for", "quant", "param"
     span: S.Span
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_WIDTH = 256
+MAX_WIDTH = 4096  # T011: the widest `uN`/`sN` (limits.py says why this bound)
 _INT_TYPE = re.compile(r"([us])([0-9]+)$")
 
 

@@ -65,7 +65,7 @@ class DesignGen(ExprGen):
     def stmt(self, d: int, sc: Scope, mode: str, targets: list) -> tuple[str, Scope]:
         opts = [(5, "write"), (1, "let")]
         if d > 0:
-            opts += [(3, "if"), (1, "match"), (1, "for")]
+            opts += [(3, "if"), (1, "for")] + ([(1, "match")] if mode != "fn" else [])
         kind = self.ch.weighted(opts)
         if kind == "let":
             return self.let_stmt(sc)
@@ -109,7 +109,7 @@ class DesignGen(ExprGen):
         return f"for {k} in {start}..{end} {self.sub_block(d - 1, inner, mode, targets)}"
 
     def write(self, target, sc: Scope, mode: str) -> str:
-        op = "=" if mode == "comb" else "<="
+        op = "<=" if mode == "seq" else "="
         d = self.depth - 1
         if isinstance(target, Arr):
             index = self.index(target.size, d, sc)
@@ -176,6 +176,8 @@ class DesignGen(ExprGen):
             for _ in range(self.ch.int(0, 2)):
                 text, sc = self.let_stmt(sc)
                 lets.append(text)
+            if self.ch.chance(0.4):  # a body of statements: `let mut`, writes, `if`, `for` (unrolled)
+                lets, sc = self.fn_statements(lets, sc)
             name = self.fresh("f")
             sig = ", ".join(f"{p}: {self.type_name(t)}" for p, t in params)
             body = self.expr(ret, self.depth, sc)
@@ -183,12 +185,26 @@ class DesignGen(ExprGen):
             fns.append(Fn(name, params, ret))
         return lines, fns
 
+    def fn_statements(self, lets: list[str], sc: Scope) -> tuple[list[str], Scope]:
+        """One or two `let mut` variables and statements that write them (whole, bits, slices,
+        under `if`s and in `for` loops); the fn's value may read them."""
+        muts = []
+        for _ in range(self.ch.int(1, 2)):
+            v = Val(self.fresh("acc"), self.any_type(wide=False))
+            lets.append(f"let mut {v.name}: {self.type_name(v.ty)} = {self.expr(v.ty, self.depth - 1, sc)};")
+            sc = sc.add(v)
+            muts.append(v)
+        lets += self.block(self.ch.int(1, 3), 2, sc, "fn", muts)
+        return lets, sc
+
     def init_value(self, ty: Ty, consts: list[Val]) -> str:
         if self.ch.chance(0.2):
             return self.expr(ty, 1, Scope(vals=tuple(consts), match=False))
         return self.literal(ty, own=False)
 
     def port_type(self) -> Ty:
+        if self.ch.chance(0.02):  # a wide bus, past the 256 bits of older versions
+            return self.int_type_of(self.ch.pick([300, 512, 1024]))
         return self.any_type(wide=False)
 
     # ---- the module ------------------------------------------------------------------------

@@ -56,7 +56,9 @@ class ExprGen:
         return self.ch.int(1, 64)
 
     def int_type(self, wide: bool = False, signed: bool | None = None) -> Ty:
-        w = self.width(wide)
+        return self.int_type_of(self.width(wide), signed)
+
+    def int_type_of(self, w: int, signed: bool | None = None) -> Ty:
         s = self.ch.chance(0.4) if signed is None else signed
         return sint(w) if s else uint(w)
 

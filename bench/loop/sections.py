@@ -37,7 +37,9 @@ RULES = {
     "instances": lambda f: bool(f & {"InstDecl", "InstPort", "modules"}),
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
+    "wide": lambda f: "wide" in f,
 }
+WIDE = re.compile(r"[us]([0-9]+)$")  # a type over 64 bits: the wide-bus idioms
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ def _walk(node, found: set[str]) -> bool:
     if isinstance(node, (S.ModParam, S.ParamSet)) or (isinstance(node, S.TypeRef) and
                                                       (node.name == "int" or node.width is not None)):
         found.add("params")
+    if isinstance(node, S.TypeRef) and (m := WIDE.match(node.name)) and int(m.group(1)) > 64:
+        found.add("wide")
     return all(_walk(getattr(node, f.name), found) for f in dataclasses.fields(node))
 
 

@@ -181,7 +181,8 @@ def lvalue(lv: S.LValue) -> str:
 
 def _let(s: S.Let) -> str:
     ty = f": {type_ref(s.ty)}" if s.ty is not None else ""
-    return f"let {_written(s.name)}{ty} = {expr(s.value)};"
+    mut = "mut " if s.mutable else ""
+    return f"let {mut}{_written(s.name)}{ty} = {expr(s.value)};"
 
 
 def block(body, depth: int) -> list[str]:
@@ -322,8 +323,8 @@ def item(it) -> list[str]:
     if isinstance(it, S.FnDecl):
         params = ", ".join(f"{_written(p.name)}: {type_ref(p.ty)}" for p in it.params)
         lines = [f"fn {_written(it.name)}({params}) -> {type_ref(it.ret)} {{"]
-        for x in it.lets:
-            lines += _put(INDENT, _let(x))
+        for x in it.lets if it.stmts is None else it.stmts:
+            lines += stmt(x, 1)
         return lines + _put(INDENT, expr(it.body)) + ["}"]
     if isinstance(it, S.Module):
         ports = ",\n".join(INDENT * 2 + port(p) for p in it.ports)

@@ -251,6 +251,7 @@ class Let:
     value: Expr
     span: Span
     name_span: Span
+    mutable: bool = False  # `let mut`: only in a fn, where `=` may assign it again (§4.6)
 
 
 @_node
@@ -393,6 +394,9 @@ class Param:
 
 @_node
 class FnDecl:
+    """A fn. `lets` and `body` are what every back end inlines. A body written with more than
+    plain `let`s (`let mut`, assignments, `if`, `for`) keeps its statements in `stmts`, and `lets`
+    is () until the checker unrolls them into a chain of `let`s (sysr.front.check.fnbody)."""
     name: str
     params: tuple[Param, ...]
     ret: TypeRef
@@ -400,6 +404,7 @@ class FnDecl:
     body: Expr
     span: Span
     name_span: Span
+    stmts: "tuple[Stmt, ...] | None" = None
 
 
 @_node

@@ -475,7 +475,8 @@ class Exprs:
         inner = replace(ctx, env={}, params=params)
         for let in info.decl.lets:
             v = self(let.value, inner)
-            inner = inner.bind(self.d.refs[id(let)], self.name_value(f"{e.func}_{let.name}", v, ctx))
+            base = let.name.split("#")[0]  # an unrolled fn's `let`s are `x#3` (sysr.front.check.fnbody)
+            inner = inner.bind(self.d.refs[id(let)], self.name_value(f"{e.func}_{base}", v, ctx))
         return self(info.decl.body, inner)
 
     def name_value(self, base: str, v: V, ctx: Ctx) -> V:

@@ -175,6 +175,8 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
         if isinstance(ref, str) and ref in d.consts:
             return const_symbol(d, ref, span)
         return None
+    if isinstance(n, S.LValue) and isinstance(d.refs.get(id(n)), Local):  # a fn's `let mut` (§4.6)
+        return local_symbol(d.refs[id(n)], span, head)
     if isinstance(n, (S.LValue, S.ModAssign, S.Port, S.RegDecl, S.WireDecl)):
         name = n.target if isinstance(n, S.ModAssign) else n.name
         sig = d.signals.get(name)
@@ -263,7 +265,7 @@ def _value(d: Design, v: int, ty: Ty) -> str:
 
 
 def local_symbol(local: Local, span: S.Span, head: Heads) -> Symbol:
-    word = {"let": "let", "for": "loop variable", "quant": "quantified variable", "param": "parameter"}[local.kind]
+    word = {"let": "let", "mut": "let mut", "for": "loop variable", "quant": "quantified variable", "param": "parameter"}[local.kind]
     where = head(local.span, local.name) if local.kind == "param" else local.span  # a param's span is `x: T`
     return Symbol(local.name, span, f"{word} `{W(local.name)}`: {type_text(None, local.ty)}", where)
 

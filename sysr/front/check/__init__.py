@@ -34,6 +34,7 @@ from .context import Ctx
 from .decls import Declarations
 from .exprs import Expressions
 from .externs import Externs
+from .fnbody import FnBodies
 from .instances import Instances
 from .names import Names
 from .params import Parameters, binding_key
@@ -43,7 +44,7 @@ from .stmts import Statements
 
 
 class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances,
-              Parameters, Externs):
+              Parameters, Externs, FnBodies):
     """The whole check of one file: `run` walks it in declaration order."""
 
     def __init__(self, tree: S.SourceFile, top: str | None = None,

@@ -34,7 +34,7 @@ class Declarations(CheckerBase):
             return sint(width) if signed else uint(width)
         if t.name in self.enums:
             return self.enums[t.name].ty
-        notes = ["types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums"]
+        notes = [f"types are `bool`, `uN` and `sN` for N in 1..={MAX_WIDTH}, and declared enums"]
         if t.name == "int":
             notes = ["`int` is the type of module parameters and `int` consts only (§4.8); a signal has a "
                      "width: `u32`, or `u[W]` with a parameter `W`"]
@@ -160,6 +160,9 @@ class Declarations(CheckerBase):
         ctx = Ctx("fn")
         for (name, ty), p in zip(info.params, f.params):
             ctx = ctx.bind(Local(name, ty, "param", p.span))
+        if f.stmts is not None:
+            self.fn_statements(f, info, ctx)  # sysr.front.check.fnbody
+            return
         for let in f.lets:
             ctx = self.let(let, ctx)
         self.expr(f.body, ctx, info.ret)
@@ -337,4 +340,6 @@ def _foreign_type(name: str) -> str | None:
 
 
 def _fn_parts(f: S.FnDecl) -> list:
+    if f.stmts is not None:
+        return list(f.stmts) + [f.body]
     return [let.value for let in f.lets] + [f.body]

@@ -44,7 +44,7 @@ def _short_literal(tok: Token) -> Token:
     if len(tok) > limits.MAX_LITERAL_CHARS:
         raise overrun.exceeded("L004", f"this integer literal is {len(tok)} characters long; literals have at "
                                        f"most {limits.MAX_LITERAL_CHARS}", _tok_span(tok),
-                               "no type is wider than 256 bits, so no longer literal fits one")
+                               "no type is wider than 4,096 bits, so no longer literal fits one")
     return tok
 
 

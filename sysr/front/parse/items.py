@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from lark import Token
 
+from ...diagnostics import error
 from .. import syntax as S
 from .rules import _Seq, _after, _kind_port, _nodes, _raw, _rule, _tok_span, _token
 
@@ -70,9 +71,23 @@ class ItemRules:
     @_raw
     def fn_decl(self, span, c):
         name = _token(c, "NAME")
-        body = [x for x in c if not isinstance(x, Token)][-1]
-        return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), _nodes(c, S.Let), body, span,
-                        _tok_span(name))
+        nodes = [x for x in c if not isinstance(x, Token)]
+        body = nodes[-1]
+        stmts = tuple(x for x in nodes[:-1] if isinstance(x, (S.Let, S.Assign, S.If, S.For)))
+        if all(isinstance(st, S.Let) and not st.mutable for st in stmts):
+            return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), stmts, body, span, _tok_span(name))
+        return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), (), body, span, _tok_span(name), stmts)
+
+    @_rule
+    def fn_assign(self, span, c):
+        target, value = c
+        lv = _fn_target(target)
+        if lv is None:
+            self.diags.append(error("P001", "only a `let mut` variable, one of its bits `x[i]` or a slice "
+                                            "`x[hi:lo]` can be assigned", target.span,
+                                    "a fn assigns its own `let mut` variables; its value is its last expression"))
+            lv = S.LValue("", None, None, None, target.span, target.span)
+        return S.Assign(lv, value, span)
 
     @_rule
     def module(self, span, c):
@@ -172,7 +187,8 @@ class ItemRules:
     @_raw
     def let_stmt(self, span, c):
         name = _token(c, "NAME")
-        return S.Let(str(name), _after(c, ":"), _after(c, "="), span, _tok_span(name))
+        mutable = _token(c, "MUT") is not None
+        return S.Let(str(name), _after(c, ":"), _after(c, "="), span, _tok_span(name), mutable)
 
     @_rule
     def if_stmt(self, span, c):
@@ -209,3 +225,15 @@ class ItemRules:
     @_rule
     def lv_slice(self, span, c):
         return S.LValue(str(c[0]), None, c[1], c[2], span, _tok_span(c[0]))
+
+
+def _fn_target(e) -> S.LValue | None:
+    """The target of an assignment at the top of a fn body, read as an expression: `x`, `x[i]`,
+    `x[hi:lo]` (None for anything else)."""
+    if isinstance(e, S.Name):
+        return S.LValue(e.name, None, None, None, e.span, e.span)
+    if isinstance(e, S.Index) and isinstance(e.base, S.Name):
+        return S.LValue(e.base.name, e.index, None, None, e.span, e.base.span)
+    if isinstance(e, S.Slice) and isinstance(e.base, S.Name):
+        return S.LValue(e.base.name, None, e.hi, e.lo, e.span, e.base.span)
+    return None
