@@ -231,6 +231,22 @@ class ExprElaborator:
         lo = self.d.const_values[id(e.lo)]
         return Slice(a, hi, lo, self.ty(e))
 
+    x_Field = x_Slice  # `s.f`: the field's bits, typed as the field (§2)
+
+    def x_StructLit(self, e: S.StructLit, env):
+        """The fields in declaration order, the first most significant; those not set from the base."""
+        ty = self.ty(e)
+        given = {i.name: self.ex(i.value, env) for i in e.inits}
+        base = self.ex(e.base, env) if e.base is not None else None
+        parts = []
+        for name, fty in ty.fields:
+            if name in given:
+                parts.append(given[name])
+            else:
+                hi, lo, _ = ty.field(name)
+                parts.append(Slice(base, hi, lo, fty))
+        return Cat(tuple(parts), ty)
+
     def x_Concat(self, e: S.Concat, env):
         return Cat(tuple(self.ex(p, env) for p in e.parts), self.ty(e))
 

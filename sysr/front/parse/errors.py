@@ -18,6 +18,7 @@ from .rules import _tok_span
 # How terminals are shown in "expected ..." messages.
 _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "an integer literal", "HOLE": "a hole `?name`",
+    "STRUCT_OPEN": "a struct literal",
     "$END": "end of file",
 }
 
@@ -40,7 +41,8 @@ _EXPR_START = {"NAME", "INT", "LPAR", "HOLE"}
 _OPERATORS = {"`+`", "`-`", "`*`", "`/`", "`%`", "`&`", "`|`", "`^`", "`<<`", "`>>`", "`==`", "`!=`", "`<`",
               "`<=`", "`>`", "`>=`", "`&&`", "`||`", "`==>`", "`as`", "`[`"}
 _EXPR_TOKENS = {"`!`", "`~`", "`-`", "`(`", "`{`", "`true`", "`false`", "`match`", "`if`",
-                "`forall`", "`exists`", "a name", "an integer literal", "a hole `?name`"}
+                "`forall`", "`exists`", "a name", "an integer literal", "a hole `?name`",
+                "a struct literal"}
 
 
 def _expected(names) -> str:
@@ -193,7 +195,10 @@ def _habit(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
     for t in (prev, tok):
         if (t is not None and t.type == "NAME" and str(t) in _HABITS and not _written_raw(t, text)
                 and not re.search(rf"\b{t}\s*:(?!:)", text)):
-            return error("P006", *_HABITS[str(t)][:1], _tok_span(t), _HABITS[str(t)][1])
+            note = _HABITS[str(t)][1]
+            if re.search(r"\bstruct\s+packed\b", text[:t.start_pos or 0]):  # `struct packed { logic v; ... }`
+                note = habits.STRUCT_FIELDS
+            return error("P006", *_HABITS[str(t)][:1], _tok_span(t), note)
     if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
         msg, note = habits.width_habit(str(prev))
         return error("P006", msg, _tok_span(prev), note)
