@@ -206,6 +206,11 @@ def op_set_bits(a: int, hi: int, lo: int, v: int) -> int:
     return (a & ~m) | ((v << lo) & m)
 
 
+def struct_fields(value: int, ty: Ty) -> list[tuple[str, int, Ty]]:
+    """A struct value's fields in order: (name, value, type)."""
+    return [(name, op_slice(value, *ty.field(name)[:2]), fty) for name, fty in ty.fields]
+
+
 def op_concat(parts: list[tuple[int, int]]) -> int:
     """parts: (value, width), most significant first."""
     out = 0

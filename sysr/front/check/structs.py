@@ -75,12 +75,17 @@ class Structs(CheckerBase):
             names = [f for f, _ in sty.fields]
             self.err_once(("field", sty.enum, name), "N009",
                           f"struct `{sty}` has no field `{S.written(name)}`" + self.suggest(name, names), span,
-                          f"its fields: {', '.join(map(S.written, names))}")
+                          f"its fields: {', '.join(f'{S.written(n)}: {t}' for n, t in sty.fields)}")
         return got
 
     def not_a_struct(self, ty: Ty, name: str, span: S.Span, what: str) -> None:
-        hint = ("an instance's output is read as `u.y` with `u` declared by `inst`" if ty.is_int else
-                f"`{ty}` is an enum: compare it with `==` or `match` on it")
+        if ty.kind == "enum":
+            hint = f"`{ty}` is an enum: compare it with `==`, or `match` on it"
+        elif what.startswith("`"):
+            hint = (f"only structs have fields; an instance's output is read as `u.y` with `u` declared by "
+                    f"`inst`; for bits of `{ty}` slice it, `x[7:4]`")
+        else:
+            hint = f"only structs have fields; for bits of `{ty}` slice it, `x[7:4]`"
         self.err("T008", f"`.{S.written(name)}` reads a field, but {what} has type `{ty}`, not a struct", span, hint)
 
     def e_Field(self, e: S.Field, ctx: Ctx, expected):
@@ -112,6 +117,36 @@ class Structs(CheckerBase):
             hi, lo = lo + fhi, lo + flo
         self.const_values[id(lv.hi)], self.const_values[id(lv.lo)] = hi, lo
         return ty
+
+    # ---- conversions -----------------------------------------------------------------
+    @staticmethod
+    def bits_note(ty: Ty) -> str:
+        if ty.kind == "enum":
+            return "cast it to its encoding first"
+        return f"name a field, `s.{S.written(ty.fields[0][0])}`, or cast it to its bits first, `s as u{ty.width}`"
+
+    @staticmethod
+    def compare_note(lt: Ty, rt: Ty) -> tuple[str, ...]:
+        s, other = (lt, rt) if lt.kind == "struct" else (rt, lt)
+        if s.kind != "struct":
+            return ("convert one side with `as`",)
+        if other.is_int and other.width == s.width:
+            return (f"compare its bits, `x as u{s.width}`, or a field, `x.{S.written(s.fields[0][0])}`",)
+        return (f"a `{s}` is {s.width} bits wide: compare it with another `{s}`, or compare one of its fields",)
+
+    def struct_cast(self, e: S.Cast, src: Ty, dst: Ty) -> Ty:
+        """`x as Pkt`: the bits of an unsigned integer of the struct's width read as the struct."""
+        if src == dst:
+            return dst
+        if src.kind == "uint" and src.width == dst.width:
+            return dst
+        if src.kind == "struct":
+            why = f"two structs convert only through their bits: `(x as u{src.width}) as ...`"
+        else:
+            why = (f"`{dst}` is {dst.width} bits wide: cast a `u{dst.width}` to it "
+                   f"(`(x as u{dst.width}) as {dst}`), or build it with a struct literal")
+        self.err("T006", f"cannot cast `{src}` to the struct `{dst}`", e.span, why)
+        return dst
 
     # ---- literals ----------------------------------------------------------------------
     def e_StructLit(self, e: S.StructLit, ctx: Ctx, expected):
