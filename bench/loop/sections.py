@@ -27,7 +27,8 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
          "CombBlock", "SeqBlock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
-         "Binding", "InstDecl", "ModParam", "ParamSet"}
+         "Binding", "InstDecl", "ModParam", "ParamSet", "StructDecl", "StructField", "Field", "FieldBound",
+         "FieldInit", "StructLit"}
 
 # tag -> whether a starting file with these features needs the section
 RULES = {
@@ -37,6 +38,7 @@ RULES = {
     "instances": lambda f: bool(f & {"InstDecl", "InstPort", "modules"}),
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
+    "structs": lambda f: "StructDecl" in f,
 }
 
 
