@@ -43,6 +43,11 @@ class Structs(CheckerBase):
         self.struct_busy.add(name)
         fields, seen, ok = [], {}, True
         for f in d.fields:
+            if f.ty.width is not None:  # `u[e]` left as written: `e` is not a file-level constant
+                self.err("T010", f"the width of field `{S.written(f.name)}` must be a constant of the file: a "
+                                 "literal or a file-level `int` const", f.ty.width.span,
+                         "a struct is declared at file level, where module parameters are not in scope; give "
+                         "the module's ports a type of the parameter's width instead, `u[W]`")
             ty = self.resolve_type(f.ty)
             if f.name in seen:
                 self.err("N002", f"field `{S.written(f.name)}` is declared twice in `{S.written(name)}`", f.name_span,

@@ -77,7 +77,7 @@ _WORD_HINTS = {
     "while": "the only loop is `for i in 0..N { ... }` with a constant N",
     "loop": "the only loop is `for i in 0..N { ... }` with a constant N",
     **{w: f"`{w}` declarations go at file level, outside every module (a `const` may be in either)"
-       for w in ("enum", "fn")},
+       for w in ("enum", "fn", "struct")},
 }
 
 
