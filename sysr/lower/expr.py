@@ -249,8 +249,9 @@ class Exprs(Builtins):
         if ctx.guard is None:
             return [ctx] * len(arms)
         out, taken = [], None
-        for arm in arms:
-            wild = any(isinstance(p, S.PatWild) for p in arm.patterns)
+        for i, arm in enumerate(arms):
+            wild = any(isinstance(p, S.PatWild) for p in arm.patterns) or (
+                i == len(arms) - 1 and i > 0 and self.loose_enum(sty))  # the default reached by non-variants too
             c = V("1'b1", ATOM, 1, 1) if wild else self.pattern_test(s, arm.patterns, sty)
             out.append(self.narrow(self.narrow(ctx, taken, False), c) if taken else self.narrow(ctx, c))
             taken = c if taken is None else self.binop("||", taken, c, 1)
@@ -361,6 +362,11 @@ class Exprs(Builtins):
         return V(self.gen.wire(f"{name}_rd", w, f"{name}[{addr}]"), ATOM, w, local=True)
 
     e_Field = e_Slice  # `s.f`: a part select of the struct's vector (§2)
+
+    def loose_enum(self, ty: Ty) -> bool:
+        """Whether a value of type `ty` may be an enum's non-variant: an enum where the file's
+        structs have enum fields (as `sysr.elab`'s `arm_guards` says)."""
+        return ty.kind == "enum" and any(t.kind == "enum" for s in self.d.structs.values() for _, t in s.ty.fields)
 
     def e_StructLit(self, e: S.StructLit, ctx: Ctx) -> V:
         """A concatenation of the fields, the first most significant; the fields not set are one

@@ -116,8 +116,10 @@ class Stmts:
                 if arm is arms[-1] or s.value in self.x.pattern_values(arm.patterns, sty):
                     return self.block(arm.body, ctx)
         last = arms[-1]
-        if ctx.guard is not None and not any(isinstance(p, S.PatWild) for p in last.patterns):
-            # the default arm is reached only by its own patterns (the same for any valid value)
+        if ctx.guard is not None and not any(isinstance(p, S.PatWild) for p in last.patterns) \
+                and not self.x.loose_enum(sty):
+            # the default arm is reached only by its own patterns (the same for any valid value;
+            # an enum field of a struct may hold another, and reaches it too: `sysr.elab` says so)
             lctx = self.x.narrow(ctx, self.x.pattern_test(s, last.patterns, sty))
         else:
             lctx = ctx
