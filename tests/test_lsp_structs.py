@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sysr.lsp.symbols import symbol_at
+from test_lsp import position
 from sysr.pipeline import analyze
 
 DESIGN = """\
@@ -24,11 +25,7 @@ LEN = "field `len` of struct `Hdr`, bits [3:0]: `u4` (4 bits, unsigned)"
 
 
 def at(line: int, needle: str, nth: int = 0) -> tuple[int, int]:
-    text = DESIGN.splitlines()[line - 1]
-    col = -1
-    for _ in range(nth + 1):
-        col = text.index(needle, col + 1)
-    return line, col + 1
+    return position(DESIGN, line, needle, nth)
 
 
 @pytest.mark.parametrize("where,text,definition", [
