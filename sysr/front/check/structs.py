@@ -15,6 +15,8 @@ from ...types import MAX_WIDTH, Ty
 from .. import syntax as S
 from .context import CheckerBase, Ctx
 
+MAX_NESTING = 32  # structs inside structs: far past any design's, short of Python's recursion
+
 
 class Structs(CheckerBase):
     """Struct declarations, fields and literals."""
@@ -39,6 +41,11 @@ class Structs(CheckerBase):
             self.broken.add(name)
             return None
         if name in self.broken:
+            return None
+        if len(self.struct_busy) >= MAX_NESTING:
+            self.err("T011", f"struct `{S.written(name)}` is nested more than {MAX_NESTING} structs deep", d.name_span,
+                     "a field's struct inside a field's struct ...: flatten some of the levels")
+            self.broken.add(name)
             return None
         self.struct_busy.add(name)
         fields, seen, ok = [], {}, True
