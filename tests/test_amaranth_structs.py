@@ -10,12 +10,13 @@ from amaranth.lib import data
 from amaranth.sim import Simulator
 
 import sysr.amaranth
+from test_amaranth import elaborated
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_struct_port_is_a_layout_with_sysrs_offsets():
-    c = sysr.amaranth.load(ROOT / "examples" / "struct_pipe.sysr", verify=False)
+    c = elaborated(sysr.amaranth.load(ROOT / "examples" / "struct_pipe.sysr", verify=False))
     assert isinstance(c.in_beat, data.View)
     layout = c.signature.members["in_beat"].shape
     assert {name: (layout[name].offset, layout[name].width) for name in ("last", "op", "off", "data")} == {
