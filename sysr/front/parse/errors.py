@@ -122,6 +122,11 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
         return ("`<=` assigns registers inside `seq { ... }`; at module level write `NAME = expr;`",)
     if words == {"`::`"}:
         return ("enum variants are written with their enum, e.g. `Op::Add`",)
+    if str(tok) == "." and prev is not None and str(prev) == "]":
+        return ("an element of an array is assigned whole: `m[i] <= S { f: v, ..m[i] };` sets one field",)
+    if str(tok) == "." and words == {"`=`"}:
+        return ("a field is assigned in a `comb` block after the whole signal, `comb { y = e; y.f = v; }`; at "
+                "module level build the whole value, `y = S { f: v, ... };`",)
     return ()
 
 
