@@ -94,6 +94,10 @@ def char_habit(text: str, pos: int) -> tuple[str, str] | None:
     m = re.match(r"\$([A-Za-z_]\w*)", rest)
     if m and m.group(1) in _SYSTEM:
         return f"`${m.group(1)}` is Verilog, not sysr", f"write {_SYSTEM[m.group(1)]}"
+    if rest.startswith("'{"):
+        return ("`'{...}` is SystemVerilog's assignment pattern, not sysr",
+                "a struct literal names its type and fields, `Pkt { valid: true, data: 5 }`; a concatenation is "
+                "`{a, b}`; all bits zero is `0`")
     if rest.startswith("@"):
         return "`@(...)` is Verilog's event control, not sysr", _SEQ_COMB
     return None
