@@ -80,7 +80,7 @@ class Structs(CheckerBase):
         return ty
 
     # ---- fields ------------------------------------------------------------------------
-    def field_of(self, sty: Ty, name: str, span: S.Span, what: str) -> tuple[int, int, Ty] | None:
+    def field_of(self, sty: Ty, name: str, span: S.Span) -> tuple[int, int, Ty] | None:
         """Field `name` of the struct type `sty` as (hi, lo, type); N009 when it has none."""
         got = sty.field(name)
         if got is None:
@@ -98,7 +98,7 @@ class Structs(CheckerBase):
                     f"`inst`; for bits of `{ty}` slice it, `x[7:4]`")
         else:
             hint = f"only structs have fields; for bits of `{ty}` slice it, `x[7:4]`"
-        self.err("T008", f"`.{S.written(name)}` reads a field, but {what} has type `{ty}`, not a struct", span, hint)
+        self.err("T008", f"`.{S.written(name)}` names a field, but {what} has type `{ty}`, not a struct", span, hint)
 
     def e_Field(self, e: S.Field, ctx: Ctx, expected):
         bt = self.expr(e.base, ctx, None)
@@ -108,7 +108,7 @@ class Structs(CheckerBase):
             what = f"`{S.written(e.base.name)}`" if isinstance(e.base, S.Name) else "the expression before it"
             self.not_a_struct(bt, e.name, e.name_span, what)
             return None
-        got = self.field_of(bt, e.name, e.name_span, "read")
+        got = self.field_of(bt, e.name, e.name_span)
         if got is None:
             return None
         hi, lo, fty = got
@@ -118,11 +118,12 @@ class Structs(CheckerBase):
     def field_target(self, lv: S.LValue, ty: Ty) -> Ty | None:
         """`r.f.g` as an assignment's target: the bits of `r` it names (in `lv.hi`, `lv.lo`)."""
         hi, lo = ty.width - 1, 0
-        for name, span in zip(lv.fields, lv.field_spans):
+        for i, (name, span) in enumerate(zip(lv.fields, lv.field_spans)):
             if ty.kind != "struct":
-                self.not_a_struct(ty, name, span, f"`{S.written(lv.name)}`" if hi == ty.width - 1 else "the field")
+                what = f"`{S.written(lv.name)}`" if i == 0 else f"the field `{S.written(lv.fields[i - 1])}`"
+                self.not_a_struct(ty, name, span, what)
                 return None
-            got = self.field_of(ty, name, span, "assigned")
+            got = self.field_of(ty, name, span)
             if got is None:
                 return None
             fhi, flo, ty = got
@@ -180,7 +181,7 @@ class Structs(CheckerBase):
         ty = info.ty
         given: dict[str, S.FieldInit] = {}
         for i in e.inits:
-            got = self.field_of(ty, i.name, i.name_span, "set")
+            got = self.field_of(ty, i.name, i.name_span)
             if i.name in given:
                 self.err("N002", f"field `{S.written(i.name)}` is set twice", i.name_span,
                          related=[Related(given[i.name].name_span, "first set here")])
