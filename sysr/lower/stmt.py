@@ -140,7 +140,8 @@ class Stmts:
                for arm in arms[:-1]]
         named = [self.x.pattern_label(p, sty) for p in last.patterns if not isinstance(p, S.PatWild)]
         body = self.block(last.body, lctx)
-        if ctx.mode == "comb" and len(named) == len(last.patterns) and self.preset(out + [Arm(None, body)]):
+        if ctx.mode == "comb" and len(named) == len(last.patterns) and self.preset(out + [Arm(None, body)]) \
+                and not self.x.loose_enum(sty):  # (a struct's enum field may be no variant: the last arm takes it)
             return [Case(s.text, out + [Arm(named, body), Arm(None, [], "no variant: the values set above")])]
         out.append(Arm(None, body, ", ".join(named) or None))
         return [Case(s.text, out)]
