@@ -102,6 +102,8 @@ def by_runs(prover, targets: list[Target], depth: int, cycles: int) -> None:
             for tg in targets:
                 if tg.status == "pending" and (t < depth or tg.what != "cover") and ev.eval(tg.expr, env, memo):
                     tg.status, tg.cycle, tg.run = "reached", t, list(run)
+            if all(tg.status != "pending" for tg in targets):
+                return  # (the rest of the run could only reach what is reached already)
             state, last = nxt, ins
         if all(tg.status != "pending" for tg in targets):
             return
