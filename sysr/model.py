@@ -129,6 +129,13 @@ class Instance:
 
 
 @dataclass
+class StructInfo:
+    name: str
+    ty: Ty  # kind "struct": its fields and their offsets (`Ty.field`)
+    decl: S.StructDecl
+
+
+@dataclass
 class Design:
     file: S.SourceFile
     module: S.Module
@@ -155,6 +162,7 @@ class Design:
     binding: tuple[tuple[str, int], ...] = ()
     key: str = ""
     ints: dict[str, int] = field(default_factory=dict)  # parameters and `int` consts -> their values here
+    structs: dict[str, StructInfo] = field(default_factory=dict)  # the file's structs
 
     @property
     def name(self) -> str:

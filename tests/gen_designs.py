@@ -120,7 +120,13 @@ class DesignGen(ExprGen):
                     return f"{target.name}[0] {op} {value};"
                 return f"if {i} < {target.size} {{ {target.name}[{i}] {op} {value}; }}"
             return f"{target.name}[{index}] {op} {value};"
-        kind = self.ch.int(0, 5) if target.ty.kind != "enum" else 0
+        if target.ty.kind == "struct" and self.ch.chance(0.5):  # `t.f op e`, `t.f.g op e`
+            path, ty = [target.name], target.ty
+            while ty.kind == "struct" and (len(path) == 1 or self.ch.chance(0.5)):
+                name, ty = self.ch.pick(list(ty.fields))
+                path.append(name)
+            return f"{'.'.join(path)} {op} {self.expr(ty, d, sc)};"
+        kind = self.ch.int(0, 5) if not target.ty.is_named else 0
         if kind <= 2:
             return f"{target.name} {op} {self.expr(target.ty, d, sc)};"
         if kind <= 4:
@@ -210,6 +216,8 @@ class DesignGen(ExprGen):
     # ---- the module ------------------------------------------------------------------------
     def generate(self) -> Generated:
         items = [self.enum_decl()]
+        if self.with_structs:
+            items += [self.struct_decl() for _ in range(self.ch.int(1, 2))]
         consts_text, consts = self.const_decls(self.ch.int(0, 2))
         fns_text, fns = self.fn_decls(self.ch.int(0, 2), consts)
         items += consts_text + fns_text

@@ -92,10 +92,11 @@ STUBS = {
     "params": "module m<W: int = 8>(a: in u[W], y: out u[W]) { y = ?y; }",
     "int const": "const N: int = 3;\nmodule m(a: in u8, y: out u8) { y = ?y; }",
     "wide bus": "module m(a: in u1024, s: in u8, y: out u4) { y = ?y; }",
+    "struct": "struct P { v: bool, d: u8 }\nmodule m(p: in P, y: out u8) { y = p.d; }",
 }
 WANTED = {"comb": set(), "sync": {"clocked"}, "bare clock": {"clocked"}, "async": {"clocked", "async-reset"},
           "specs": {"clocked", "proofs"}, "two modules": {"instances"}, "keyword name": {"names"}, "params": {"params"},
-          "int const": {"params"}, "wide bus": {"wide"}}
+          "int const": {"params"}, "wide bus": {"wide"}, "struct": {"structs"}}
 
 
 @pytest.mark.parametrize("kind", STUBS)

@@ -27,7 +27,8 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
          "CombBlock", "SeqBlock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
-         "Binding", "InstDecl", "ModParam", "ParamSet"}
+         "Binding", "InstDecl", "ModParam", "ParamSet", "StructDecl", "StructField", "Field", "FieldBound",
+         "FieldInit", "StructLit"}
 
 # tag -> whether a starting file with these features needs the section
 RULES = {
@@ -38,6 +39,7 @@ RULES = {
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
     "wide": lambda f: "wide" in f,
+    "structs": lambda f: "StructDecl" in f,
 }
 WIDE = re.compile(r"[us]([0-9]+)$")  # a type over 64 bits: the wide-bus idioms
 

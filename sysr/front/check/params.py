@@ -290,7 +290,8 @@ class Parameters(CheckerBase):
                 self.declare_global(item.name, item.name_span)
                 self.int_const(item, self.int_env, "")
                 items.append(item)
-            elif isinstance(item, (S.ConstDecl, S.FnDecl, S.EnumDecl)) and self.int_env and mentions(item, self.int_env):
+            elif isinstance(item, (S.ConstDecl, S.FnDecl, S.EnumDecl, S.StructDecl)) and self.int_env \
+                    and mentions(item, self.int_env):
                 if isinstance(item, S.FnDecl):
                     self.fn_int_names(item)
                 items.append(Specializer(self.int_env, self.err).copy(item))

@@ -178,6 +178,11 @@ class Statements(CheckerBase):
                 return None
             self.index_expr(lv.index, ctx, sig.ty.width)
             return BOOL
+        if lv.fields:
+            if sig.is_array:
+                self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element", lv.span)
+                return None
+            return self.field_target(lv, sig.ty)
         if lv.hi is not None:
             if sig.is_array:
                 self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element, "

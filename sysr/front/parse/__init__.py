@@ -77,3 +77,4 @@ def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
         finally:
             builder.depth.clear()
             builder.alive.clear()
+            builder.inst_ports.clear()

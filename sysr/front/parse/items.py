@@ -8,6 +8,7 @@ from lark import Token
 
 from ...diagnostics import error
 from .. import syntax as S
+from .fields import resolve_fields
 from .rules import _Seq, _after, _kind_port, _nodes, _raw, _rule, _tok_span, _token
 
 
@@ -17,6 +18,8 @@ class ItemRules:
     # -- file and items
     @_rule
     def start(self, span, items):
+        if self.inst_ports:  # some `a.b` may be a struct field rather than an instance's port
+            items = resolve_fields(items)
         return S.SourceFile(tuple(items), span)
 
     @_rule
@@ -62,6 +65,16 @@ class ItemRules:
         name = _token(c, "NAME")
         repr_ = _after(c, ":")
         return S.EnumDecl(str(name), repr_, _nodes(c, S.Variant), span, _tok_span(name))
+
+    @_rule
+    def struct_field(self, span, c):
+        name, ty = c
+        return S.StructField(str(name), ty, span, _tok_span(name))
+
+    @_raw
+    def struct_decl(self, span, c):
+        name = _token(c, "NAME")
+        return S.StructDecl(str(name), _nodes(c, S.StructField), span, _tok_span(name))
 
     @_rule
     def param(self, span, c):
@@ -221,6 +234,13 @@ class ItemRules:
     @_rule
     def lv_index(self, span, c):
         return S.LValue(str(c[0]), c[1], None, None, span, _tok_span(c[0]))
+
+    @_rule
+    def lv_field(self, span, c):  # `r.f.g`: bits of `r`, worked out by the checker (FieldBound)
+        name, *fields = c
+        last = _tok_span(fields[-1])
+        return S.LValue(str(name), None, S.FieldBound(last), S.FieldBound(last), span, _tok_span(name),
+                        tuple(map(str, fields)), tuple(map(_tok_span, fields)))
 
     @_rule
     def lv_slice(self, span, c):
