@@ -224,3 +224,32 @@ def test_hover_and_definition_inside_a_fn_loop() -> None:
     i = symbol_at(d, *at("data[7 - i]", 0))
     loop_var = symbol_at(d, at("data[7 - i]")[0], lines[at("data[7 - i]")[0] - 1].index("- i") + 3)
     assert i is not None and loop_var is not None and "loop variable `i`: `u3`" in loop_var.text
+
+
+FIELDS = """enum Op { Add, Sub, Nop }
+struct I { op: Op, v: u4 }
+struct W { i: I, ok: bool }
+fn f(x: u4) -> W {
+  let mut w: W = W { i: I { op: Op::Nop, v: 0 }, ok: false };
+  w.i.v = x;
+  if x > 3 { w.i.op = Op::Sub; }
+  w.ok = true;
+  w
+}
+module m(x: in u4, y: out W) {
+  y = f(x);
+  ensures y.i.v == x && y.ok && (x > 3 ==> y.i.op == Op::Sub) && (x <= 3 ==> y.i.op == Op::Nop);
+}
+"""
+
+
+def test_a_fn_assigns_fields_of_its_struct_variables() -> None:
+    assert accepted(FIELDS) == []
+    assert [line.split()[0] for line in accepted(FIELDS.replace("if x > 3", "if x > 4"))] == ["V002"]
+    code, diags = lower_text(FIELDS, "fields.sysr")
+    assert code is not None, diags
+    assert "wire [6:0] f_w = {2'd2, x, 1'b0};" in code  # `w.i.v = x`: bits 4..1 of `w`, op and ok constant
+    assert "wire [6:0] f_w_1 = f_if ? {2'd1, f_w[4:0]} : f_w;" in code  # `w.i.op = Op::Sub` under the `if`
+    prep = prepare(Generated(FIELDS, "m"), 7, CYCLES)
+    case = lower_case(prep, 0, None)
+    assert compare(case, icarus_simulate([case], CYCLES)) == []

@@ -100,6 +100,8 @@ class FnBodies(CheckerBase):
             return None
         if lv.index is None and lv.hi is None:
             return local.ty
+        if lv.fields:  # `p.f = v`: the bits of `p` that field `f` is (structs.field_target)
+            return self.field_target(lv, local.ty)
         if not local.ty.is_int:
             self.err("T008", f"cannot index `{S.written(local.name)}` of type `{local.ty}`", lv.span)
             return None
@@ -189,12 +191,16 @@ class Unroller:
 
     @staticmethod
     def splice(old: S.Name, width: int, hi: int, lo: int, value, ty: Ty, sp: S.Span):
+        bits_of = old if ty.is_int else S.Cast(old, S.TypeRef(f"u{width}", sp), sp)  # a struct: its bits
+        if not ty.is_int:  # a field's value (an enum, a struct) as bits too
+            value = S.Cast(value, S.TypeRef(f"u{hi - lo + 1}", sp), sp)
+
         def bits(h: int, low: int):
-            return S.Slice(old, S.IntLit(h, None, str(h), sp), S.IntLit(low, None, str(low), sp), sp)
+            return S.Slice(bits_of, S.IntLit(h, None, str(h), sp), S.IntLit(low, None, str(low), sp), sp)
         parts = ([bits(width - 1, hi + 1)] if hi < width - 1 else []) + [value] + ([bits(lo - 1, 0)] if lo else [])
         whole = S.Concat(tuple(parts), sp) if len(parts) > 1 else value
-        if ty.is_int and (ty.signed or len(parts) == 1):
-            return S.Cast(whole, S.TypeRef(str(ty), sp), sp)
+        if not ty.is_int or ty.signed or len(parts) == 1:
+            return S.Cast(whole, S.TypeRef(ty.enum if not ty.is_int else str(ty), sp), sp)
         return whole
 
     def constant(self, e) -> int | None:

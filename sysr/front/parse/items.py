@@ -96,8 +96,8 @@ class ItemRules:
         target, value = c
         lv = _fn_target(target)
         if lv is None:
-            self.diags.append(error("P001", "only a `let mut` variable, one of its bits `x[i]` or a slice "
-                                            "`x[hi:lo]` can be assigned", target.span,
+            self.diags.append(error("P001", "only a `let mut` variable, one of its bits `x[i]`, a slice "
+                                            "`x[hi:lo]` or a field `x.f` can be assigned", target.span,
                                     "a fn assigns its own `let mut` variables; its value is its last expression"))
             lv = S.LValue("", None, None, None, target.span, target.span)
         return S.Assign(lv, value, span)
@@ -249,11 +249,24 @@ class ItemRules:
 
 def _fn_target(e) -> S.LValue | None:
     """The target of an assignment at the top of a fn body, read as an expression: `x`, `x[i]`,
-    `x[hi:lo]` (None for anything else)."""
+    `x[hi:lo]`, a field `x.f` (None for anything else)."""
     if isinstance(e, S.Name):
         return S.LValue(e.name, None, None, None, e.span, e.span)
     if isinstance(e, S.Index) and isinstance(e.base, S.Name):
         return S.LValue(e.base.name, e.index, None, None, e.span, e.base.span)
     if isinstance(e, S.Slice) and isinstance(e.base, S.Name):
         return S.LValue(e.base.name, None, e.hi, e.lo, e.span, e.base.span)
+    if isinstance(e, (S.Field, S.InstPort)):  # `x.f.g`: bits of `x`, as `lv_field` reads them in blocks
+        names, spans, base = [], [], e
+        while isinstance(base, S.Field):
+            names.insert(0, base.name)
+            spans.insert(0, base.name_span)
+            base = base.base
+        if isinstance(base, S.InstPort):  # the parser reads `x.f` on a name as an instance's port first
+            names.insert(0, base.port)
+            spans.insert(0, base.port_span)
+            base = S.Name(base.inst, base.inst_span)
+        if isinstance(base, S.Name):
+            return S.LValue(base.name, None, S.FieldBound(spans[-1]), S.FieldBound(spans[-1]), e.span, base.span,
+                            tuple(names), tuple(spans))
     return None
