@@ -155,6 +155,9 @@ class Design:
     binding: tuple[tuple[str, int], ...] = ()
     key: str = ""
     ints: dict[str, int] = field(default_factory=dict)  # parameters and `int` consts -> their values here
+    # id(spec) -> the spec with its bounded form (`a ==> next(b, n)`, `within`) in `prev` terms
+    # (`sysr.front.check.temporal`), for every stage after the checks
+    expanded: dict[int, S.Spec] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -174,7 +177,8 @@ class Design:
         return self.module.extern
 
     def specs(self) -> list[S.Spec]:
-        return [i for i in self.module.items if isinstance(i, S.Spec)]
+        """The properties, each bounded form expanded into `prev` terms."""
+        return [self.expanded.get(id(i), i) for i in self.module.items if isinstance(i, S.Spec)]
 
 
 @dataclass

@@ -91,6 +91,25 @@ def reset_condition(d: Design, prefix: str = ""):
     return mk_not(rst) if d.reset_active_low else rst
 
 
+def history_depth(system: System) -> int:
+    """How many cycles back the properties read: the deepest `prev(e, n)` (with the bounded
+    forms' n), from the validity flags `prev#valid`, `prev#valid2`, ... (0 without `prev`)."""
+    deepest = 0
+    for s in system.state:
+        if s.kind == "pv":
+            tail = s.name.rsplit("prev#valid", 1)[1]
+            deepest = max(deepest, int(tail) if tail else 1)
+    return deepest
+
+
+def induction_depth(system: System, k: int) -> int:
+    """The k of k-induction for a system: at least one more than the history that its properties
+    read (a `prev(e, 3)` needs the step to see the three cycles it looks back over, else its
+    history registers start unrelated to the design's), at least `k` (`--induction`)."""
+    deepest = history_depth(system)
+    return max(k, deepest + 1) if deepest > 1 else k
+
+
 def pending_default(sv: StateVar):
     return ArrVar(sv.name, sv.ty, sv.size) if sv.size is not None else Var(sv.name, sv.ty)
 

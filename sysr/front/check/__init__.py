@@ -40,9 +40,10 @@ from .params import Parameters, binding_key
 from .patterns import Patterns
 from .spec import SpecRules
 from .stmts import Statements
+from .temporal import Temporal
 
 
-class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances,
+class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Temporal, Instances,
               Parameters, Externs):
     """The whole check of one file: `run` walks it in declaration order."""
 
@@ -158,7 +159,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.module_bodies(m)
         design = Design(self.tree, m, self.enums, dict(self.consts), self.fns, self.signals,
                         self.types, self.refs, self.const_values, self.holes, instances=self.instances,
-                        binding=binding, key=key,
+                        binding=binding, key=key, expanded=self.__dict__.get("expanded", {}),
                         ints=self.__dict__.get("ints", {}).get(key or m.name, {}))
         self.consts, self.global_spans, self.broken = saved
         self.signals, self.broken_signals, self.holes, self.instances, self.current = outer
