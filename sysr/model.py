@@ -176,6 +176,13 @@ class Design:
         """An `extern module`: a contract whose logic is Verilog that sysr does not write."""
         return self.module.extern
 
+    def bounded_form(self, spec: S.Spec) -> S.Binary | None:
+        """For a spec of `specs()` expanded from a bounded form, that form as written (`a ==> next(b, n)`)."""
+        for item in self.module.items:
+            if self.expanded.get(id(item)) is spec:
+                return item.expr
+        return None
+
     def specs(self) -> list[S.Spec]:
         """The properties, each bounded form expanded into `prev` terms."""
         return [self.expanded.get(id(i), i) for i in self.module.items if isinstance(i, S.Spec)]

@@ -126,8 +126,11 @@ class Elaborator(ExprElaborator, StmtElaborator):
                 guard = mk_and if spec.kind == "cover" else mk_implies
                 expr = guard(valid, expr)
                 antecedent = mk_and(valid, antecedent) if antecedent is not None else None
+            form = d.bounded_form(spec)
+            bounded = None if form is None else (form.right.func, S.prev_cycles(form.right, d.const_values),
+                                                 form.left.span, form.right.args[0].span)
             prop = Prop(spec.kind, expr, spec.span, "", spec.expr.span, antecedent=antecedent,
-                        antecedent_span=spec.expr.left.span if antecedent is not None else None)
+                        antecedent_span=spec.expr.left.span if antecedent is not None else None, bounded=bounded)
             (requires if spec.kind == "requires" else covers if spec.kind == "cover" else props).append(prop)
         self.validity_flags(max(self.deepest, 1 if self.hist_count else 0))
         props += self.obligations

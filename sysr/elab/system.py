@@ -49,6 +49,8 @@ class Prop:
     inst: str = ""  # `instance` and `contract`: the instance; `module`: its module
     module: str = ""
     antecedent: object = None  # bool IR or None
+    # a bounded form `a ==> next(b, n)` or `within(b, n)`: (func, n, span of a, span of b), for the trace's note
+    bounded: tuple | None = None
     antecedent_span: S.Span | None = None
 
 

@@ -194,6 +194,9 @@ def _habit(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
         if (t is not None and t.type == "NAME" and str(t) in _HABITS and not _written_raw(t, text)
                 and not re.search(rf"\b{t}\s*:(?!:)", text)):
             return error("P006", *_HABITS[str(t)][:1], _tok_span(t), _HABITS[str(t)][1])
+    sva = habits.sva_implication(text, tok.start_pos) if str(tok) in ("=>", ">", "-") else None
+    if sva is not None:
+        return error("P006", sva[0], _tok_span(tok), sva[1])
     if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
         msg, note = habits.width_habit(str(prev))
         return error("P006", msg, _tok_span(prev), note)
