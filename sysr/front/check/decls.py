@@ -114,7 +114,7 @@ class Declarations(CheckerBase):
     def fn_signature(self, f: S.FnDecl) -> None:
         if not self.declare_global(f.name, f.name_span):
             return
-        if f.name in BUILTINS or f.name in S.TEMPORAL:
+        if f.name in BUILTINS or f.name == "prev":
             self.err("N002", f"`{S.written(f.name)}` is a builtin and cannot be redefined", f.name_span)
             return
         params = []

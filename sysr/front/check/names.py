@@ -110,7 +110,7 @@ class Names(CheckerBase):
     def e_Call(self, e: S.Call, ctx: Ctx, expected):
         if e.func == "prev":
             return self.call_prev(e, ctx, expected)
-        if e.func in S.FUTURE:
+        if e.func in S.FUTURE and e.func not in self.fns:  # a fn of the file's takes the name
             return self.call_future(e, ctx, expected)
         if e.func in BUILTINS:
             return self.call_builtin(e, ctx)

@@ -4,7 +4,7 @@
 `limits.MAX_CYCLES_BACK` (T013), a parameter included. The bounded forms say what follows a
 trigger (§5.3): `a ==> next(b, n)`, `b` holds n cycles after a cycle with `a`; `a ==> within(b, n)`,
 `b` holds in that cycle or one of the n after it. They stand only as the whole right side of a
-property's `==>` (S008), and mean, in the cycle where the obligation falls due, a property
+property's `==>` (S008; a fn named `next` or `within` takes the name instead), and mean, in the cycle where the obligation falls due, a property
 about the past, which the checker turns them into once here (`Design.specs` returns it):
 
     a ==> next(b, n)      is   prev(a, n) ==> b
@@ -36,6 +36,8 @@ class Temporal(CheckerBase):
         """Type a property; a bounded form on the right of its `==>` is allowed there, and
         expanded into `prev` when it is well typed."""
         future = self.future_call(item)
+        if future is not None and future.func in self.fns:  # a fn of the file's takes the name
+            future = None
         if future is not None:
             self.__dict__.setdefault("future_ok", set()).add(id(future))
         errors = len(self.diags)
@@ -57,8 +59,9 @@ class Temporal(CheckerBase):
         """The constant count of `prev(e, n)`, `next(b, n)` or `within(b, n)`: 1 to MAX_CYCLES_BACK."""
         n = self.const_int(arg, ctx, f"the cycles of `{func}` are a constant: a literal, a const or a parameter")
         if n is not None and not 1 <= n <= limits.MAX_CYCLES_BACK:
-            self.err("T013", f"`{func}` counts 1 to {limits.MAX_CYCLES_BACK} cycles, not {n}", arg.span,
-                     "`prev(e, 1)` is `prev(e)`; for a longer history keep a ghost counter (§7.3)")
+            note = ("for this cycle, write the expression itself" if n == 0 else
+                    "for a longer wait, count the cycles with a ghost register (§7.3)")
+            self.err("T013", f"`{func}` counts 1 to {limits.MAX_CYCLES_BACK} cycles, not {n}", arg.span, note)
             return None
         return n
 
