@@ -2,7 +2,8 @@
 
 `cross_check(path, workdir)` checks a sysr design with `sysr check` (default options), lowers it
 with `sysr lower --formal` and runs the formal flow of `bench.checker.smtbmc` on it to the same depths
-(`--depth 20 --induction 2`; a design without state is decided by one cycle, as in the checker,
+(`--depth 20 --induction 2`, the induction deeper for properties that read further back,
+`sysr.elab.induction_depth`; a design without state is decided by one cycle, as in the checker,
 so both use 1 and 1). Then it compares, verdict by verdict:
 
 - accepted: smtbmc's BMC and k-induction pass;
