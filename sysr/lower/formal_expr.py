@@ -126,7 +126,7 @@ class FormalExprs(Exprs):
     def remembered(self, v: V, n: int, base: str, comment: str) -> V:
         """`v` n cycles back: the last of a chain of n history registers."""
         for k in range(1, n + 1):
-            v = V(self.remember(v, base + (f"_{k}" if n > 1 else ""),
+            v = V(self.remember(v, base + (f"_{k}" if k > 1 else ""),
                                 comment + (f": {k} cycle{'s' if k > 1 else ''} back" if n > 1 else "")),
                   ATOM, v.width)
         return v
