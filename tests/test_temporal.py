@@ -1,4 +1,4 @@
-"""Properties over time (reference §5.2, §5.3): `prev(e, n)`, `a ==> next(b, n)`, `a ==> within(b, n)`.
+"""Properties over time (reference §5.2): `prev(e, n)`, `a ==> next(b, n)`, `a ==> within(b, n)`.
 
 The bounded forms are expanded into `prev` once by the checker (`sysr.front.check.temporal`),
 so the proof, `sysr sim` and `--formal` read the same history; these tests pin what that

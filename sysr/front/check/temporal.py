@@ -2,7 +2,7 @@
 
 `prev(e, n)` is `e` n cycles back (§5.2); its count is a constant from 1 to
 `limits.MAX_CYCLES_BACK` (T013), a parameter included. The bounded forms say what follows a
-trigger (§5.3): `a ==> next(b, n)`, `b` holds n cycles after a cycle with `a`; `a ==> within(b, n)`,
+trigger (§5.2): `a ==> next(b, n)`, `b` holds n cycles after a cycle with `a`; `a ==> within(b, n)`,
 `b` holds in that cycle or one of the n after it. They stand only as the whole right side of a
 property's `==>` (S008; a fn named `next` or `within` takes the name instead), and mean, in the cycle where the obligation falls due, a property
 about the past, which the checker turns them into once here (`Design.specs` returns it):
