@@ -69,7 +69,7 @@ def has_own_type(e) -> bool:
         return has_own_type(e.then) or has_own_type(e.else_)
     if isinstance(e, S.MatchExpr):
         return any(has_own_type(a.value) for a in e.arms)
-    if isinstance(e, S.Call) and e.func == "prev" and len(e.args) == 1:
+    if isinstance(e, S.Call) and e.func == "prev" and len(e.args) in (1, 2):
         return has_own_type(e.args[0])
     return True
 
