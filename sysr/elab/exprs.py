@@ -255,6 +255,7 @@ class ExprElaborator:
         cycle n back, so each is kept in a chain of its own and checked, under the guard around
         `prev`, where a property that reads n cycles back is (`valid(n)`)."""
         n = S.prev_cycles(e, self.d.const_values)
+        self.size.spend(n, e.span)  # a history register per cycle back, counted in the design's size (L007)
         outer, self.obligations = self.obligations, []
         inner = self.ex(e.args[0], Env(env.locals, env.own, env.pending, TRUE))
         inside, self.obligations = self.obligations, outer
