@@ -20,6 +20,7 @@ from bench.checker.crosscheck import cross_check
 from bench.checker.smtbmc import formal_flow
 from gen_temporal import temporal_design
 from sysr import elab as E
+from sysr.cli import main
 from sysr.front import printer
 from sysr.lower import lower_text
 from sysr.pipeline import Options, analyze, check
@@ -66,11 +67,16 @@ def test_a_reset_before_the_deadline_cancels_the_obligation() -> None:
     assert r.cycles[3].shown["y"] == 3 * 4 + 5
 
 
-def test_the_late_pipeline_fails_in_simulation_with_its_cycle() -> None:
+def test_the_late_pipeline_fails_in_simulation_with_its_cycle(tmp_path: Path, capsys) -> None:
     stim = "in_valid\n1\n0\n0\n0\n"
     r = simulate((ROOT / "tests/verify/latency_mac_late.sysr").read_text(), SimOptions(stimulus=stim))
     assert r.failure is not None and (r.failure.kind, r.failure.cycle) == ("property", 2)
     assert [p.text for p in r.failure.props] == ["in_valid ==> next(out_valid, 2)"]
+    (tmp_path / "late.stim").write_text(stim)
+    assert main(["sim", str(ROOT / "tests/verify/latency_mac_late.sysr"), "--stimulus", str(tmp_path / "late.stim")]) == 1
+    out = capsys.readouterr().out
+    assert ":20:3: error: `ensures in_valid ==> next(out_valid, 2)` fails in cycle 2\n" \
+           "  note: `in_valid` held in cycle 0, so `out_valid` had to hold 2 cycles later, in cycle 2\n" in out
 
 
 def test_a_within_lowered_one_cycle_short_is_refuted_by_smtbmc(tmp_path: Path) -> None:

@@ -51,6 +51,17 @@ class Prop:
     antecedent: object = None  # bool IR or None
     # a bounded form `a ==> next(b, n)` or `within(b, n)`: (func, n, span of a, span of b), for the trace's note
     bounded: tuple | None = None
+
+    def deadline_note(self, t: int, lines: list[str]) -> str | None:
+        """For a bounded form that fails in cycle t: when its trigger held and what was owed
+        (`lines`: the source, for the trigger's and the target's text)."""
+        if self.bounded is None:
+            return None
+        func, n, a, b = self.bounded
+        a, b = S.source_snippet(lines, a), S.source_snippet(lines, b)
+        if func == "next":
+            return f"`{a}` held in cycle {t - n}, so `{b}` had to hold {n} cycle{'s' if n > 1 else ''} later, in cycle {t}"
+        return f"`{a}` held in cycle {t - n}, and `{b}` held in none of cycles {t - n} to {t}"
     antecedent_span: S.Span | None = None
 
 

@@ -155,14 +155,6 @@ class Reporting:
             return f"the requirement `{p.text}` of `{S.written(p.module)}` (instance `{S.written(p.inst)}`)"
         return f"`{p.kind} {p.text}`"
 
-    def bounded_note(self, bounded: tuple, t: int) -> str:
-        """What a failed `a ==> next(b, n)` or `a ==> within(b, n)` shows in the trace."""
-        func, n, a, b = bounded
-        a, b = self.snippet(a), self.snippet(b)
-        if func == "next":
-            return f"`{a}` held in cycle {t - n}, so `{b}` had to hold {n} cycle{'s' if n > 1 else ''} later, in cycle {t}"
-        return f"`{a}` held in cycle {t - n}, and `{b}` held in none of cycles {t - n} to {t}"
-
     def refuted(self, v: Verdict, cycles, t: int, same_as: Verdict | None = None) -> None:
         k = self.verdicts.index(v)
         last = cycles[t]
@@ -189,7 +181,7 @@ class Reporting:
         else:
             msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
             if v.prop.bounded is not None:
-                notes.append(self.bounded_note(v.prop.bounded, t))
+                notes.append(v.prop.deadline_note(t, self.lines))
         if same_as is not None:
             notes = [f"the trace is the one shown for {self.describe(same_as.prop)} "
                      f"(line {same_as.prop.span.line})"]
