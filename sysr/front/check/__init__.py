@@ -159,7 +159,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.module_bodies(m)
         design = Design(self.tree, m, self.enums, dict(self.consts), self.fns, self.signals,
                         self.types, self.refs, self.const_values, self.holes, instances=self.instances,
-                        binding=binding, key=key, expanded=self.__dict__.get("expanded", {}),
+                        binding=binding, key=key, expanded=self.expanded,
                         ints=self.__dict__.get("ints", {}).get(key or m.name, {}))
         self.consts, self.global_spans, self.broken = saved
         self.signals, self.broken_signals, self.holes, self.instances, self.current = outer

@@ -110,6 +110,8 @@ class CheckerBase:
         self.types: dict[int, Ty] = {}
         self.refs: dict[int, object] = {}
         self.const_values: dict[int, int] = {}
+        self.future_ok: set[int] = set()  # id of each `next`/`within` call where a bounded form may stand
+        self.expanded: dict[int, S.Spec] = {}  # id(spec) -> the spec in `prev` terms (`temporal`)
         self.holes: list[tuple[S.Hole, Ty | None]] = []
         self.global_spans: dict[str, S.Span] = {}
         self.broken: set[str] = set()  # consts and fns whose declaration has an error

@@ -39,13 +39,13 @@ class Temporal(CheckerBase):
         if future is not None and future.func in self.fns:  # a fn of the file's takes the name
             future = None
         if future is not None:
-            self.__dict__.setdefault("future_ok", set()).add(id(future))
+            self.future_ok.add(id(future))
         errors = len(self.diags)
         self.expr(item.expr, Ctx(item.kind, item=id(item)), BOOL)
         if future is not None and len(self.diags) == errors:
             n = self.const_values.get(id(future.args[1])) if len(future.args) == 2 else 1
             if n is not None:
-                self.__dict__.setdefault("expanded", {})[id(item)] = replace(item, expr=self.expand(item.expr, n))
+                self.expanded[id(item)] = replace(item, expr=self.expand(item.expr, n))
 
     @staticmethod
     def future_call(item: S.Spec) -> S.Call | None:
@@ -71,7 +71,7 @@ class Temporal(CheckerBase):
             form = "`next(b)` or `next(b, n)`" if e.func == "next" else "`within(b, n)`"
             self.err("T009", f"`{e.func}` is written {form}, got {len(e.args)} argument(s)", e.span)
             return None
-        if id(e) not in self.__dict__.get("future_ok", ()):
+        if id(e) not in self.future_ok:
             self.err("S008", f"`{e.func}` stands only as the whole right side of `==>` in a `requires`, "
                              "`ensures`, `invariant` or `assert`", e.span,
                      f"write the trigger on the left: {EXAMPLE}")
