@@ -4,8 +4,7 @@ Open bugs of the lowering (`KNOWN_BUGS`) run as xfail(strict=True) tests and car
 by which the random Icarus test (tests/test_differential.py) counts their failures as
 warnings; fixed ones (`FIXED_BUGS`) keep their reproducer as a regression test. A reproducer
 passes when `sysr check` rejects the design or the Verilog agrees (the project's soundness
-rule). The Amaranth back end's fixed bugs are `AMARANTH_FIXED_BUGS`, its open one
-`AMARANTH_OPEN_BUG`.
+rule). The Amaranth back end's fixed bugs are `AMARANTH_FIXED_BUGS` (none is open).
 """
 
 from __future__ import annotations
@@ -152,6 +151,16 @@ AMARANTH_FIXED_BUGS = [
         "module m(a8: in u51, a9: in u27, a10: in bool, w18: out u31) {\n"
         "  w18 = if (match (a8 as u2) { 0 => false, 2 => false, 3 => false, _ => a10 }) then 0 else (a9 as u31);\n}\n",
         ({"a8": 4, "a9": 0x1300cf, "a10": 1}, {"a8": 5, "a9": 7, "a10": 1})),
+    AmaranthBug(
+        "held-register-steps-at-an-asynchronous-reset",
+        "sysr/amaranth/component.py: Amaranth's simulator (0.5) runs an asynchronous domain's "
+        "process at its reset's rising edge too, reset-less signals included, with comb signals "
+        "not yet settled; a register without a reset value held by a mux on a comb signal of the "
+        "reset took its next value there (its RTLIL `$dff` does not). Its hold now reads "
+        "ResetSignal(domain) itself, so that step leaves it alone",
+        "module m(clk: clock, arst_n: areset_n, a: in u8, q: out reg u8, p: out reg u8 initial 9) {\n"
+        "  seq { q <= a; p <= a + 1; }\n}\n",
+        ({"arst_n": 0, "a": 5}, {"arst_n": 1, "a": 6}, {"arst_n": 0, "a": 7})),
 ]
 
 
@@ -169,24 +178,3 @@ def amaranth_reproduces(bug: "AmaranthBug", reset: str) -> None:
     case = amaranth_sim.make_case(prep, 0, reset)
     problems = amaranth_sim.disagreements(case, amaranth_sim.simulate([case], 24))
     assert not problems, bug.reason + "\n" + "\n".join(problems)
-
-
-# An open disagreement in simulation (found by a run of 150 designs): in "domain" mode with an
-# asynchronous reset, a register without a reset value (or with a power-up value) is a
-# `reset_less` signal of the domain, whose processes Amaranth's simulator (0.5) runs when the
-# reset rises: it takes its next value there, where sysr holds it. The circuit is right (its
-# RTLIL has a plain `$dff` for such a register, an `$adff` for the others), the simulation is not.
-# Moving them to the reset-less write domain of the memories makes them sample a delta cycle
-# after the domain's registers changed, which is wrong too.
-AMARANTH_OPEN_BUG = AmaranthBug(
-    "held-register-steps-at-an-asynchronous-reset",
-    "Amaranth's simulator steps a reset-less register of an asynchronous domain when its reset "
-    "rises (the RTLIL's `$dff` does not)",
-    "module m(clk: clock, arst_n: areset_n, a: in u8, q: out reg u8, p: out reg u8 initial 9) {\n"
-    "  seq { q <= a; p <= a + 1; }\n}\n",
-    ({"arst_n": 0, "a": 5}, {"arst_n": 1, "a": 6}, {"arst_n": 0, "a": 7}))
-
-
-@pytest.mark.xfail(strict=True, reason=AMARANTH_OPEN_BUG.reason)
-def test_amaranth_open_bug_reproducer():
-    amaranth_reproduces(AMARANTH_OPEN_BUG, "domain")

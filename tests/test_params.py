@@ -252,6 +252,27 @@ def test_exact_constants_and_the_branch_taken():
         assert out.accepted, (w, [f"{d.code} {d.message}" for d in out.diagnostics])
 
 
+def test_a_statement_if_on_parameters_is_the_branch_it_takes():
+    text = """
+    module m<W: int = 4>(a: in u[W], y: out u8) {
+      comb {
+        if W > 8 { let lo: u8 = a[7:0]; y = lo; }  // a[7:0] is out of range for W <= 8: not checked
+        else { y = a as u8; }
+      }
+      ensures W <= 8 ==> y == a as u8;
+    }
+    """
+    for w in (4, 12):
+        out = check(text, Options(params={"W": w}))
+        assert out.accepted, (w, [f"{d.code} {d.message}" for d in out.diagnostics])
+    verilog, _ = lower_text(text, "m.sysr", params={"W": 4})
+    assert "y = {4'd0, a};" in verilog and "a[7:0]" not in verilog
+    # a branch whose `let` a later `let` would see stays an `if`, checked as before
+    clash = text.replace("else { y = a as u8; }", "else { let lo: u8 = a as u8; y = lo; }\n        let lo: u8 = y; q = lo;"
+                         ).replace("y: out u8)", "y: out u8, q: out u8)")
+    assert [m[:4] for m in messages(clash)] == ["T005"]
+
+
 @pytest.mark.parametrize("text, expected", [
     ("module inc<STEP: int = 1>(x: in u8, y: out u8) { y = x + STEP; }\n"
      "module m(a: in u8, y: out u8) { inst i = inc<STPE = 2>(x: a); y = i.y; }",
@@ -274,8 +295,13 @@ def test_exact_constants_and_the_branch_taken():
      "T011 `u[W - 8]` has width 0 in `m<W = 8>`: widths go from 1 to 256 | "),
     ("module m<DEPTH: int = 16>(a: in u4, y: out bool) { y = a < DEPTH; }",
      "T002 `DEPTH` is 16 here, which does not fit in `u4` | `u4` holds 0 to 15 | a parameter takes its type from "
-     "the context, like a literal (§4.8): compare with a value that fits (`i <= DEPTH - 1` rather than `i < DEPTH`), "
-     "or widen the other side (`i as u[AW + 1] < DEPTH`)"),
+     "the context, like a literal (§4.8): widen the other side to a type that holds 16, `x as u5 < DEPTH` (`as u33` "
+     "holds every binding of 32 bits; synthesis drops the constant high bits) | or compare with a value that fits: "
+     "`x <= DEPTH - 1` rather than `x < DEPTH`"),
+    ("module m<DEPTH: int = 300>(a: in u8, y: out bool) { y = a < DEPTH; }",  # DEPTH - 1 does not fit either
+     "T002 `DEPTH` is 300 here, which does not fit in `u8` | `u8` holds 0 to 255 | a parameter takes its type "
+     "from the context, like a literal (§4.8): widen the other side to a type that holds 300, `x as u9 < DEPTH` "
+     "(`as u33` holds every binding of 32 bits; synthesis drops the constant high bits)"),
     ("module m<W: int = 8>(a: in u8, y: out u16) { y = {a, W}; }",
      "T003 `W` (8 here) in a concatenation needs a width | give it one: `W as u8` (§4.8)"),
     ("module m(a: in u8, y: out u8) { y = clog2(a); }",

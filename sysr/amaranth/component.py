@@ -27,11 +27,14 @@ same signals but in "port" mode with an asynchronous reset, where they are those
 design without a clock uses no domain; its reset, if it has one, is an ordinary input port.
 
 Amaranth's simulator (0.5) runs a domain's processes at the rising edge of an asynchronous
-domain reset as well as at the clock edge: a memory write port there writes whatever its
-enable shows at that instant, and a `reset_less` register takes its next value. In "domain"
-mode with an asynchronous reset the memories' write ports are therefore in a local reset-less
-domain `<domain>_memw` whose clock is the domain's (the same `$memwr` on the same clock once
-Yosys has merged the alias); in "port" mode give the component a domain whose reset is not
+domain reset as well as at the clock edge, before the comb signals have settled: a memory
+write port there writes whatever its enable shows at that instant, and a `reset_less` register
+takes its next value (the RTLIL's `$dff` does neither). In "domain" mode with an asynchronous
+reset the memories' write ports are therefore in a local reset-less domain `<domain>_memw`
+whose clock is the domain's (the same `$memwr` on the same clock once Yosys has merged the
+alias), and a register without a reset value, which sysr holds while the reset is active, is
+held by a mux on `ResetSignal(domain)` itself, which that step already shows active (not on a
+comb signal made from it); in "port" mode give the component a domain whose reset is not
 asynchronous (or none), as its registers are `reset_less`.
 
 A design with instances is built flattened (`sysr.elab.flat`, what the evaluator runs): one
@@ -189,6 +192,12 @@ class SysrComponent(wiring.Component):
             elif sv.size is not None:
                 arr = self._arrays[sv.name]
                 self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
+            elif self._held_at_reset(sv, nxt, system):
+                # the hold reads the domain's reset itself, not a comb signal made from it: the
+                # simulator runs the domain at the reset's rising edge too (see the docstring),
+                # where a comb signal of the reset still shows the value before it
+                reg = self.registers[sv.name]
+                self._sync.append(reg.eq(Mux(ResetSignal(self.domain), reg, build.value(nxt.b))))
             else:
                 self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
             if sv.kind == "out_reg" and sv.name in self.port_names:  # (an instance's is a register inside)
@@ -221,7 +230,8 @@ class SysrComponent(wiring.Component):
                     ports[f"i_{port}"] = self.wires[path + p.name]
                 else:  # the reset: this module's own (passed through, of the same kind)
                     ports[f"i_{port}"] = self._signal_of(E.Var(self.design.reset, sig.ty))
-            yield path[:-1], Instance(escape_keyword(inst.module), **ports)
+            params = {f"p_{escape_keyword(k)}": v for k, v in inst.child.binding}  # `ram #(.W(4))`
+            yield path[:-1], Instance(escape_keyword(inst.module), **params, **ports)
 
     def _visible(self, sv: E.StateVar, node, build: ValueBuilder):
         """A register as the design reads it in the cycle: the register itself, except under an
@@ -235,6 +245,12 @@ class SysrComponent(wiring.Component):
         if isinstance(reg, list):
             return [Mux(active, init, el) for el in reg]
         return Mux(active, init, reg)
+
+    def _held_at_reset(self, sv: E.StateVar, nxt, system: E.System) -> bool:
+        """A register without a reset value, held while the domain's asynchronous reset is active."""
+        return (self.reset_mode == "domain" and self.reset_async and sv.init is None
+                and isinstance(nxt, E.Ite) and nxt.c is system.reset_active
+                and isinstance(nxt.a, E.Var) and nxt.a.name == sv.name)
 
     def _next_of(self, sv: E.StateVar, system: E.System):
         """The next-state IR of `sv`; in domain mode without the reset mux the domain applies."""

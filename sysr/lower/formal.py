@@ -60,6 +60,7 @@ class FormalLowering(ModuleLowering):
     def __init__(self, design: Design, source_name: str, source_text: str, modules: dict | None = None,
                  header: bool = True, top: bool = True) -> None:
         super().__init__(design, source_name, modules, header)
+        self.formal = True
         self.lines = source_text.splitlines()
         self.top = top  # its requires are assumed (else asserted: an instance's are its parent's to meet)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..model import Hierarchy
 from .expr import _range
 from .formal import FormalLowering
+from .instances import extern_names
 from .instances import lower_hierarchy as _lower_modules
 from .ir import INDENT
 
@@ -67,6 +68,6 @@ def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = ""
             return ExternModel(d, source_name, source_text, names, False, top=False).run()
         lowering = FormalLowering(d, source_name, source_text, names, first, top=d is h.top_design)
         if first:
-            lowering.externs = [names[x.module.name] for x in h.externs()]
+            lowering.externs = extern_names(h)
         return lowering.run()
     return _lower_modules(h, source_name, one)

@@ -17,7 +17,9 @@ directly, any other binding goes through a wire `u_x` driven by an `assign` just
 instance. These names are handed out after the source's (a clash gets `_1`, ...), so they stay
 readable and stable; module names are the source's, escaped where they are Verilog keywords.
 A binding of a module with parameters (§4.8) is a module of its own, named after the module
-and the binding (`fifo<W = 16, DEPTH = 5>` is `fifo__W16_DEPTH5`); the top keeps its name.
+and the binding (`fifo<W = 16, DEPTH = 5>` is `fifo__W16_DEPTH5`); the top keeps its name. An
+extern module's binding is an instance of the user's Verilog module with its parameters set,
+`ram #(.W(4), .D(8)) r (...)` (its `--formal` model is a module per binding).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 from ..front import syntax as S
 from ..model import Design, Hierarchy, Instance
 from .expr import ATOM, Ctx, _range
-from .names import Names, source_names
+from .names import Names, escape_keyword, source_names
 
 
 def module_names(h: Hierarchy) -> dict[str, str]:
@@ -43,12 +45,23 @@ def verilog_base(d: Design, top: bool) -> str:
     return d.module.name + "__" + "_".join(f"{p}{v}" if v >= 0 else f"{p}m{-v}" for p, v in d.binding)
 
 
+def extern_params(d: Design) -> str:
+    """`.W(4), .D(8)`: every parameter of an extern module's binding, for its Verilog instance."""
+    return ", ".join(f".{escape_keyword(p)}({v})" for p, v in d.binding)
+
+
+def extern_names(h: Hierarchy) -> list[str]:
+    """The Verilog modules a lowering needs besides its own: each extern module's name, once."""
+    return list(dict.fromkeys(escape_keyword(d.module.name) for d in h.externs()))
+
+
 class InstanceLowering:
     """The part of `ModuleLowering` that writes instances (a mixin over its state)."""
 
     d: Design
     names: Names
     verilog_modules: dict[str, str]
+    formal: bool = False  # the `--formal` output: an extern instance's model under `ifdef FORMAL`
 
     def claim_instance_names(self) -> None:
         """After the source's names: each instance, then the wires of its outputs."""
@@ -100,7 +113,13 @@ class InstanceLowering:
             conns.append((port, wire))
         module = self.verilog_modules.get(inst.key, inst.module)
         lines = [f"// `{inst.name}`: an instance of `{inst.key or inst.module}`"] + wires + assigns
-        lines.append(f"{module} {self.names[('inst', inst.name)]} (")
+        name = self.names[('inst', inst.name)]
+        if inst.child.extern and inst.child.binding:
+            # the user's Verilog module, its parameters set; `--formal` has a model per binding
+            head = f"{escape_keyword(inst.child.module.name)} #({extern_params(inst.child)}) {name} ("
+            lines += ["`ifdef FORMAL", f"{module} {name} (", "`else", head, "`endif"] if self.formal else [head]
+        else:
+            lines.append(f"{module} {name} (")
         lines += [f"  .{port}({value})" + ("," if i < len(conns) - 1 else "") for i, (port, value) in enumerate(conns)]
         return self.named(lines + [");"])
 

@@ -21,7 +21,7 @@ from ..evaluate import Evaluator
 from ..front import syntax as S
 from ..model import INST_KINDS, Design, Hierarchy, Signal
 from .expr import Ctx, Exprs, _range, literal, syntax_nodes
-from .instances import InstanceLowering, module_names
+from .instances import InstanceLowering, extern_names, module_names
 from .ir import INDENT, Assign, Gen, Group, If, assignment, assignments, nested_temps, prune, render
 from .names import VERILOG_KEYWORDS, Names, escape_keyword, source_names
 from .stmt import Stmts
@@ -47,7 +47,7 @@ def lowerings(h: Hierarchy, source_name: str) -> list["ModuleLowering"]:
     names = module_names(h)
     ours = [d for d in h.reachable() if not d.extern]
     out = [ModuleLowering(d, source_name, names, i == 0) for i, d in enumerate(ours)]
-    out[0].externs = [names[d.module.name] for d in h.externs()]
+    out[0].externs = extern_names(h)
     return out
 
 

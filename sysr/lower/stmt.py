@@ -2,7 +2,13 @@
 
 A `let` becomes a temporary (a module-level `reg`) assigned with a blocking `=`; `for` loops
 are unrolled with the loop variable as a constant; `match` becomes `case` whose last arm is
-the `default` (an exhaustive match needs no other value, and Verilog then sees no latch).
+the `default` (an exhaustive match needs no other value, and Verilog then sees no latch),
+except in a comb block where every signal the arms assign already has a value from the
+statements above the match (`nx = Idle; match st {...}`): there every arm keeps its labels and
+an empty `default` keeps those values, so that a code no variant has, or an `x` state in
+simulation before a reset, takes the value written first, as the Verilog idiom
+`default: next = IDLE` does (upstream testbenches that release the reset at a clock edge rely
+on it).
 Assignments keep their source form: `=` in comb blocks, `<=` in seq blocks, with bit, slice
 and element targets as Verilog selects.
 """
@@ -15,7 +21,7 @@ from ..front import syntax as S
 from ..model import Design, Signal
 from ..types import mask
 from .expr import ATOM, Ctx, Exprs, V, const_v, index_text, literal, select_digits
-from .ir import Arm, Assign, Case, Gen, Group, If
+from .ir import Arm, Assign, Case, Gen, Group, If, assignments
 
 
 class Stmts:
@@ -23,13 +29,18 @@ class Stmts:
         self.d = design
         self.x = exprs
         self.gen = gen
+        self.written: frozenset[str] = frozenset()  # signals a comb block has assigned whole so far
 
     def block(self, stmts, ctx: Ctx) -> list:
         out: list = []
+        outer = self.written
         for st in stmts:
             pre: list = []
             ir, ctx = self.stmt(st, replace(ctx, pre=pre))
             out += pre + ir
+            if ctx.mode == "comb":
+                self.written |= {a.lhs for a in pre + ir if isinstance(a, Assign) and a.kind == "reg"}
+        self.written = outer
         return out
 
     def stmt(self, st, ctx: Ctx) -> tuple[list, Ctx]:
@@ -126,8 +137,15 @@ class Stmts:
         out = [Arm([self.x.pattern_label(p, sty) for p in arm.patterns], self.block(arm.body, ctx))
                for arm in arms[:-1]]
         named = [self.x.pattern_label(p, sty) for p in last.patterns if not isinstance(p, S.PatWild)]
-        out.append(Arm(None, self.block(last.body, lctx), ", ".join(named) or None))
-        return [Case(s.text, out)]  # .text keeps a signed shift self-determined (`{... >>> n}`)
+        body = self.block(last.body, lctx)
+        if ctx.mode == "comb" and len(named) == len(last.patterns) and self.preset(out + [Arm(None, body)]):
+            return [Case(s.text, out + [Arm(named, body), Arm(None, [], "no variant: the values set above")])]
+        out.append(Arm(None, body, ", ".join(named) or None))
+        return [Case(s.text, out)]
+
+    def preset(self, arms: list[Arm]) -> bool:
+        """Whether every signal the arms assign was assigned whole above the match."""
+        return all(a.kind == "temp" or a.lhs in self.written for arm in arms for a in assignments(arm.body))  # .text keeps a signed shift self-determined (`{... >>> n}`)
 
     def for_(self, st: S.For, ctx: Ctx) -> list:
         local = self.d.refs[id(st)]

@@ -43,14 +43,27 @@ class Expressions(CheckerBase):
         value = -lit.value if negated else lit.value
         if lit.origin is not None and not fits(value, ty):
             self.err("T002", f"`{lit.origin}` is {value} here, which does not fit in `{ty}`", lit.span,
-                     self._range_note(ty), "a parameter takes its type from the context, like a literal (§4.8): "
-                     "compare with a value that fits (`i <= DEPTH - 1` rather than `i < DEPTH`), or widen the "
-                     "other side (`i as u[AW + 1] < DEPTH`)")
+                     self._range_note(ty), *self._param_fix(lit.origin, value, ty))
         elif not fits(value, ty, lit.text.startswith(("0x", "0b"))):
             self.err("T002", f"the literal `{'-' if negated else ''}{lit.text}` does not fit in `{ty}`", lit.span,
                      self._range_note(ty))
         self.types[id(lit)] = ty
         return ty
+
+    @staticmethod
+    def _param_fix(origin: str, value: int, ty: Ty) -> tuple[str, ...]:
+        """How to compare with a parameter wider than the other side: widen that side to a type
+        that holds this binding's value (or to 32 bits for every binding), or compare with one less."""
+        if value < 0:
+            need = f"s{max((-value - 1).bit_length() + 1, ty.width + (not ty.signed))}"
+        else:
+            need = f"{'s' if ty.signed else 'u'}{max(value.bit_length() + ty.signed, ty.width)}"
+        out = [f"a parameter takes its type from the context, like a literal (§4.8): widen the other side "
+               f"to a type that holds {value}, `x as {need} < {origin}` (`as {need[0]}33` holds every binding "
+               f"of 32 bits; synthesis drops the constant high bits)"]
+        if value > 0 and fits(value - 1, ty):
+            out.append(f"or compare with a value that fits: `x <= {origin} - 1` rather than `x < {origin}`")
+        return tuple(out)
 
     @staticmethod
     def _range_note(ty: Ty) -> str:

@@ -172,7 +172,7 @@ class Specializer:
 
     def copy(self, node):
         if isinstance(node, tuple):
-            return tuple(self.copy(x) for x in node)
+            return tuple(y for i, x in enumerate(node) for y in self.live(x, node[i + 1:]))
         if not dataclasses.is_dataclass(node) or isinstance(node, S.Span):
             return node
         if isinstance(node, EXPRS):
@@ -182,6 +182,20 @@ class Specializer:
         if isinstance(node, S.TypeRef) and node.width is not None:
             return self.type_ref(node)
         return type(node)(**{f.name: self.copy(getattr(node, f.name)) for f in dataclasses.fields(node)})
+
+    def live(self, node, after: tuple) -> tuple:
+        """An element of a tuple, copied; a statement `if` whose condition is one of parameters is
+        the branch it takes, in its place (the other branch may be ill-typed for this binding, as a
+        slice past a narrow width): kept as an `if` only when the branch's `let`s would clash with
+        a `let` after it, where a name must not be in scope already."""
+        if isinstance(node, S.If):
+            c = self.fold(node.cond)
+            if c is not None and c.uses and isinstance(c.value, bool):
+                branch = node.then if c.value else (node.else_ or ())
+                lets = {x.name for x in branch if isinstance(x, S.Let)}
+                if not lets & _let_names(after):
+                    return self.copy(branch)
+        return (self.copy(node),)
 
     def expr(self, e):
         """The literal for an int expression of parameters, the branch taken of an `if` whose
@@ -218,6 +232,16 @@ class Specializer:
                                 "to 256", t.span)
             return t
         return S.TypeRef(f"{t.name}{f.value}", t.span)
+
+
+def _let_names(node) -> set[str]:
+    """The names of every `let` in `node` (statements, at any depth)."""
+    if isinstance(node, tuple):
+        return set().union(*(_let_names(x) for x in node)) if node else set()
+    if not dataclasses.is_dataclass(node) or isinstance(node, S.Span):
+        return set()
+    own = {node.name} if isinstance(node, S.Let) else set()
+    return own.union(*(_let_names(getattr(node, f.name)) for f in dataclasses.fields(node)))
 
 
 def int_const(c: S.ConstDecl) -> bool:
@@ -408,7 +432,7 @@ class Parameters(CheckerBase):
                 self.int_const(item, env, where)
         sp = Specializer(env, self.err, where)
         items = tuple(sp.copy(i) for i in m.items if not (isinstance(i, S.ConstDecl) and int_const(i)))
-        copy = S.Module(m.name, sp.copy(m.ports), items, m.span, m.name_span, m.params)
+        copy = S.Module(m.name, sp.copy(m.ports), items, m.span, m.name_span, m.params, m.extern)
         cache[key] = copy
         self.__dict__.setdefault("ints", {})[key] = env
         return copy
