@@ -59,10 +59,10 @@ def test_a_reset_before_the_deadline_cancels_the_obligation() -> None:
     """`in_valid` in cycle 1, a reset in cycle 2: the result never comes (the reset cleared the
     pipeline), and `in_valid ==> next(out_valid, 2)` is not checked in cycle 3."""
     stim = ("rst in_valid a b c\n" "0 0 0 0 0\n" "0 1 3 4 5\n" "1 0 0 0 0\n" "0 0 0 0 0\n" "0 0 0 0 0\n")
-    r = simulate((ROOT / "examples/mac_pipe.sysr").read_text(), SimOptions(stimulus=stim))
+    r = simulate((ROOT / "examples/muladd_latency.sysr").read_text(), SimOptions(stimulus=stim))
     assert r.failure is None and [c.shown["out_valid"] for c in r.cycles] == [0, 0, 0, 0, 0]
     stim = stim.replace("1 0 0 0 0\n", "0 0 0 0 0\n")  # without the reset: the result, on time
-    r = simulate((ROOT / "examples/mac_pipe.sysr").read_text(), SimOptions(stimulus=stim))
+    r = simulate((ROOT / "examples/muladd_latency.sysr").read_text(), SimOptions(stimulus=stim))
     assert r.failure is None and [c.shown["out_valid"] for c in r.cycles] == [0, 0, 0, 1, 0]
     assert r.cycles[3].shown["y"] == 3 * 4 + 5
 
@@ -94,7 +94,7 @@ def test_a_within_lowered_one_cycle_short_is_refuted_by_smtbmc(tmp_path: Path) -
 def test_the_induction_looks_back_as_far_as_the_properties() -> None:
     """k-induction sees at least one cycle more than the properties look back (`--induction` is a
     minimum), so that a delay line is proven without an invariant relating its stages to history."""
-    for name, depth, k in (("examples/mac_pipe.sysr", 2, 3), ("tests/verify/latency_delay_line.sysr", 6, 7)):
+    for name, depth, k in (("examples/muladd_latency.sysr", 2, 3), ("tests/verify/latency_delay_line.sysr", 6, 7)):
         text = (ROOT / name).read_text()
         system = E.elaborate(analyze(text).design, "contract")
         assert (E.history_depth(system), E.induction_depth(system, 2)) == (depth, k)
