@@ -25,7 +25,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punc
 from .types import BUILTINS
 
 CONTROL = ("if", "then", "else", "match", "for", "in", "comb", "seq", "as")
-DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "ghost", "out", "clock",
+DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "struct", "ghost", "out", "clock",
                 "reset", "reset_n", "areset", "areset_n", "inst", "extern", "initial")
 PROPERTIES = ("requires", "ensures", "invariant", "assert", "cover", "forall", "exists")
 SUFFIX = r"(?:[us][0-9]+)?"

@@ -91,10 +91,12 @@ STUBS = {
     "keyword name": "module m(a: in u8, r#match: out bool) { r#match = ?m; }",
     "params": "module m<W: int = 8>(a: in u[W], y: out u[W]) { y = ?y; }",
     "int const": "const N: int = 3;\nmodule m(a: in u8, y: out u8) { y = ?y; }",
+    "wide bus": "module m(a: in u1024, s: in u8, y: out u4) { y = ?y; }",
+    "struct": "struct P { v: bool, d: u8 }\nmodule m(p: in P, y: out u8) { y = p.d; }",
 }
 WANTED = {"comb": set(), "sync": {"clocked"}, "bare clock": {"clocked"}, "async": {"clocked", "async-reset"},
           "specs": {"clocked", "proofs"}, "two modules": {"instances"}, "keyword name": {"names"}, "params": {"params"},
-          "int const": {"params"}}
+          "int const": {"params"}, "wide bus": {"wide"}, "struct": {"structs"}}
 
 
 @pytest.mark.parametrize("kind", STUBS)
@@ -129,6 +131,19 @@ def test_the_core_comes_first_as_the_cached_prefix():
     assert "## Core" in system.parts[0] and "## Clocked" in system.parts[1] and "## Proofs" in system.parts[1]
     assert system.parts[0] == task_system_prompt(next(t for t in TASKS if t.name == "alu"), "sysr").parts[0]
     assert "<!--" not in system and "// accept" not in system
+
+
+def test_the_first_message_names_the_sections_the_system_prompt_adds():
+    # the system prompt differs between tasks by its sections: the task's message says which it has
+    icache, alu = (next(t for t in TASKS if t.name == n) for n in ("icache", "alu"))
+    message, system = first_message(icache, "sysr", False), task_system_prompt(icache, "sysr")
+    line = next(l for l in message.splitlines() if "adds the reference sections" in l)
+    names = [n.strip() for n in line.split(": ", 1)[1].rstrip(".").split(",")]
+    assert names[:2] == ["Clocked", "Proofs and ghosts"]
+    assert [n for n in names if f"## {n}\n" not in system.parts[1]] == []
+    assert re.findall(r"(?m)^## (.+)$", system.parts[1]) == names
+    assert "adds the reference sections" not in first_message(alu, "sysr", False)  # core only
+    assert "adds the reference sections" not in first_message(icache, "verilog", False)
 
 
 def test_the_count_is_what_the_relay_backend_writes(tmp_path):

@@ -27,7 +27,7 @@ from ..judge.detail import as_received
 from .extract import extract_code
 from .models import Message, Model
 from .records import Attempt
-from .sections import select
+from .sections import select, titles
 from ..judge.score import Scorer
 from ..judge.tasks import ROOT, Task
 
@@ -114,10 +114,24 @@ def start_name(task: Task, lang: str, spec_stubs: bool) -> str:
     return "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
 
 
+def sections_line(lang: str, start: str) -> str:
+    """For sysr, a line naming the reference sections the system prompt carries beyond the core
+    for this starting file (they differ between tasks: a model that read one task's system
+    prompt is told where this one differs); "" when there are none, and in Verilog."""
+    if lang != "sysr":
+        return ""
+    names = titles(MODEL_REFERENCE.read_text(), start)
+    if not names:
+        return ""
+    return "The system prompt adds the reference sections: " + ", ".join(names) + ".\n\n"
+
+
 def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
     name = start_name(task, lang, spec_stubs)
+    start = task.text(name)
     return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=name,
-                                           start=task.text(name).rstrip(),
+                                           sections=sections_line(lang, start),
+                                           start=start.rstrip(),
                                            fence="systemverilog" if lang_name(lang, task) == "SystemVerilog" else FENCE[lang],
                                            lang_name=lang_name(lang, task))
 

@@ -27,7 +27,8 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
          "CombBlock", "SeqBlock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
-         "Binding", "InstDecl", "ModParam", "ParamSet"}
+         "Binding", "InstDecl", "ModParam", "ParamSet", "StructDecl", "StructField", "Field", "FieldBound",
+         "FieldInit", "StructLit"}
 
 # tag -> whether a starting file with these features needs the section
 RULES = {
@@ -37,7 +38,10 @@ RULES = {
     "instances": lambda f: bool(f & {"InstDecl", "InstPort", "modules"}),
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
+    "wide": lambda f: "wide" in f,
+    "structs": lambda f: "StructDecl" in f,
 }
+WIDE = re.compile(r"[us]([0-9]+)$")  # a type over 64 bits: the wide-bus idioms
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,8 @@ def _walk(node, found: set[str]) -> bool:
     if isinstance(node, (S.ModParam, S.ParamSet)) or (isinstance(node, S.TypeRef) and
                                                       (node.name == "int" or node.width is not None)):
         found.add("params")
+    if isinstance(node, S.TypeRef) and (m := WIDE.match(node.name)) and int(m.group(1)) > 64:
+        found.add("wide")
     return all(_walk(getattr(node, f.name), found) for f in dataclasses.fields(node))
 
 
@@ -110,3 +116,9 @@ def select(reference: str, start: str | None) -> tuple[str, str]:
     core = "".join(s.text for s in parts if s.tag is None)
     extra = "".join(s.text for s in parts if s.tag is not None and wanted(s, found))
     return core, extra
+
+
+def titles(reference: str, start: str | None) -> list[str]:
+    """The names of the tagged sections `start` gets (`## Clocked` gives "Clocked"), in order."""
+    found = None if start is None else features(start)
+    return [s.title[3:].strip() for s in split(reference) if s.tag is not None and wanted(s, found)]

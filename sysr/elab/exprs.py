@@ -185,14 +185,28 @@ class ExprElaborator:
             cond = mk_or(cond, Bin("==", subject, v, BOOL))
         return cond
 
+    def arm_guards(self, conds: list, subject) -> list:
+        """Where each arm of a match runs: its patterns and none of the earlier arms'. The last
+        arm is the default (its value is taken for a value no pattern names, as in Verilog),
+        and runs for such a value too where one is possible: an enum value that may not be a
+        variant, in a file whose structs have enum fields (a struct's field is bits, §2)."""
+        guards, taken = [], FALSE
+        for i, c in enumerate(conds):
+            last = i == len(conds) - 1 and len(conds) > 1
+            guards.append(mk_not(taken) if last and self.loose_enum(subject) else mk_and(mk_not(taken), c))
+            taken = mk_or(taken, c)
+        return guards
+
+    def loose_enum(self, subject) -> bool:
+        return subject.ty.kind == "enum" and any(
+            t.kind == "enum" for s in self.d.structs.values() for _, t in s.ty.fields)
+
     def x_MatchExpr(self, e: S.MatchExpr, env: Env):
         subject = self.ex(e.subject, env)
         conds = [self.pattern_cond(a.patterns, subject) for a in e.arms]
         vals = []
-        taken = FALSE
-        for arm, c in zip(e.arms, conds):
-            vals.append(self.ex(arm.value, self.guarded(env, mk_and(mk_not(taken), c))))
-            taken = mk_or(taken, c)
+        for arm, g in zip(e.arms, self.arm_guards(conds, subject)):
+            vals.append(self.ex(arm.value, self.guarded(env, g)))
         result = vals[-1]
         for c, v in zip(reversed(conds[:-1]), reversed(vals[:-1])):
             result = Ite(c, v, result, self.ty(e))
@@ -230,6 +244,22 @@ class ExprElaborator:
         hi = self.d.const_values[id(e.hi)]
         lo = self.d.const_values[id(e.lo)]
         return Slice(a, hi, lo, self.ty(e))
+
+    x_Field = x_Slice  # `s.f`: the field's bits, typed as the field (§2)
+
+    def x_StructLit(self, e: S.StructLit, env):
+        """The fields in declaration order, the first most significant; those not set from the base."""
+        ty = self.ty(e)
+        given = {i.name: self.ex(i.value, env) for i in e.inits}
+        base = self.ex(e.base, env) if e.base is not None else None
+        parts = []
+        for name, fty in ty.fields:
+            if name in given:
+                parts.append(given[name])
+            else:
+                hi, lo, _ = ty.field(name)
+                parts.append(Slice(base, hi, lo, fty))
+        return Cat(tuple(parts), ty)
 
     def x_Concat(self, e: S.Concat, env):
         return Cat(tuple(self.ex(p, env) for p in e.parts), self.ty(e))

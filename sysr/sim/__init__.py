@@ -23,7 +23,7 @@ from .. import elab as E
 from ..diagnostics import Diagnostic, Trace
 from ..evaluate import ArrayValue, Cycle, Evaluator
 from ..front import syntax as S
-from ..types import Ty, mask, to_signed
+from ..types import Ty, mask, struct_fields, to_signed
 from .inputs import InputChooser, NoInputs, reset_port
 from .stimulus import RANDOM, Row, StimulusError, read_stimulus
 
@@ -172,6 +172,8 @@ def fmt(design, value, ty: Ty, radix: str) -> str:
         return "-"
     if ty.kind == "enum":
         return design.enums[ty.enum].name_of(value) or f"?{value}"
+    if ty.kind == "struct":  # by field: `{valid:1,data:0x05}`
+        return "{" + ",".join(f"{n}:{fmt(design, v, t, radix)}" for n, v, t in struct_fields(value, ty)) + "}"
     if ty.width == 1:
         return str(value)
     if radix == "dec":

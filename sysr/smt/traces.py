@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue
 from ..front import syntax as S
 from ..front.syntax import Span
-from ..types import Ty, to_signed
+from ..types import Ty, struct_fields, to_signed
 from .encode import bv
 from .products import multiplication_note
 from .unroll import Unrolling
@@ -39,6 +39,8 @@ class Reporting:
             return str(value)
         if ty.kind == "enum":
             return self.d.enums[ty.enum].name_of(value) or f"?{value}"
+        if ty.kind == "struct":  # by field: `{valid:1,data:5}`
+            return "{" + ",".join(f"{n}:{self.fmt(v, t)}" for n, v, t in struct_fields(value, ty)) + "}"
         if ty.width > 16:
             return f"0x{value:x}"
         if ty.signed:

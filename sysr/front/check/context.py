@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ... import limits
 from ...diagnostics import Diagnostic, Severity, error
-from ...model import EnumInfo, FnInfo, Local, Signal
+from ...model import EnumInfo, FnInfo, Local, Signal, StructInfo
 from ...types import Ty
 from .. import syntax as S
 
@@ -103,6 +103,8 @@ class CheckerBase:
         self.tree = tree
         self.diags: list[Diagnostic] = []
         self.enums: dict[str, EnumInfo] = {}
+        self.structs: dict[str, StructInfo] = {}
+        self.struct_decl_of: dict[str, S.StructDecl] = {}  # every struct declared once, by name
         self.consts: dict[str, tuple[Ty, int]] = {}
         self.fns: dict[str, FnInfo] = {}
         self.signals: dict[str, Signal] = {}

@@ -158,7 +158,11 @@ class Names(CheckerBase):
     def unknown_function(self, e: S.Call, ctx: Ctx) -> None:
         pool = list(self.fns) + list(BUILTINS) + list(S.TEMPORAL)
         hint = ()
-        if e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
+        if e.func in self.structs:
+            ty = self.structs[e.func].ty
+            hint = (f"`{S.written(e.func)}` is a struct: build one with its fields named, "
+                    f"`{S.written(e.func)} {{ {', '.join(f'{S.written(n)}: ...' for n, _ in ty.fields)} }}`",)
+        elif e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
             hint = (f"`{S.written(e.func)}` is a value, not a function; to index it write `{S.written(e.func)}[i]`",)
         elif not self.suggest(e.func, pool):
             hint = ("the builtins are " + ", ".join(f"`{b}`" for b in BUILTINS) + " and `prev`; "
