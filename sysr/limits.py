@@ -61,6 +61,7 @@ MAX_LITERAL_CHARS = 4200  # L004: an integer literal's characters (a u4096 in bi
 MAX_NAME_CHARS = 256  # L004
 MAX_SIGNALS = 4096  # L006: ports, registers, memories and wires, ghost ones included; real: 42
 MAX_QUANT_INSTANCES = 1 << 17  # L005: quantifier bodies, all expansions together
+MAX_CYCLES_BACK = 256  # T013: the count of `prev(e, n)`, `next(b, n)`, `within(b, n)` (a history register each)
 MAX_DESIGN_SIZE = 200_000  # L007: elaborated operations; real designs: up to 1,082
 MAX_INSTANCES = 1024  # L009: `inst` declarations in a file
 MAX_FN_LETS = 16_384  # L011: a fn body of statements unrolled to `let`s (a CRC-32 of 64 bytes: 1,536)

@@ -163,6 +163,9 @@ class Design:
     key: str = ""
     ints: dict[str, int] = field(default_factory=dict)  # parameters and `int` consts -> their values here
     structs: dict[str, StructInfo] = field(default_factory=dict)  # the file's structs
+    # id(spec) -> the spec with its bounded form (`a ==> next(b, n)`, `within`) in `prev` terms
+    # (`sysr.front.check.temporal`), for every stage after the checks
+    expanded: dict[int, S.Spec] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -181,8 +184,16 @@ class Design:
         """An `extern module`: a contract whose logic is Verilog that sysr does not write."""
         return self.module.extern
 
+    def bounded_form(self, spec: S.Spec) -> S.Binary | None:
+        """For a spec of `specs()` expanded from a bounded form, that form as written (`a ==> next(b, n)`)."""
+        for item in self.module.items:
+            if self.expanded.get(id(item)) is spec:
+                return item.expr
+        return None
+
     def specs(self) -> list[S.Spec]:
-        return [i for i in self.module.items if isinstance(i, S.Spec)]
+        """The properties, each bounded form expanded into `prev` terms."""
+        return [self.expanded.get(id(i), i) for i in self.module.items if isinstance(i, S.Spec)]
 
 
 @dataclass

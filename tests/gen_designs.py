@@ -17,8 +17,8 @@ in `seq` and `comb`, with indexes in range by their width or guarded by a compar
 design in ten is purely combinational (no clock, no reset, no state). Wires and outputs are
 driven at module level, by `wire` with a value and by `comb` blocks (defaults, then
 if/match/let/for with whole, bit and slice writes), registers by one or two `seq` blocks with
-partial writes; a few `assert`s (with `prev` and quantifiers) give the z3 test properties to
-compare. Ports and module items come in random order. Expressions use every operator, shifts by constants
+partial writes; a few `assert`s (with `prev`, `prev(e, n)` and quantifiers, and the bounded
+forms `a ==> next(b, n)` and `a ==> within(b, n)`) give the z3 test properties to compare. Ports and module items come in random order. Expressions use every operator, shifts by constants
 0..width+3 and by dynamic amounts of other widths, casts in every direction, slices, constant,
 dynamic (in range by width) and guarded (`if i < W then x[i] else ...`) bit indexes,
 concatenation, if and match expressions (with overlapping arms and a `_` arm that may come
@@ -404,7 +404,15 @@ class ModuleParts:
         spec = replace(sc, spec=True, arrays=tuple(a for a, _ in self.arrays))
         if self.has_reset and self.g.ch.chance(0.3):  # properties may read any reset
             spec = spec.add(Val(self.reset[0], BOOL))
-        return [f"{g.ch.pick(('assert', 'assert', 'cover'))} {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
+        out = []
+        for _ in range(g.ch.int(0, 2)):
+            kind = g.ch.pick(("assert", "assert", "cover", "bounded"))
+            if kind == "bounded":  # `a ==> next(b, n)` or `a ==> within(b, n)`: prev chains of a and b
+                form, n = g.ch.pick(("next", "within")), g.ch.int(1, 3)
+                out.append(f"assert {g.expr(BOOL, 1, spec)} ==> {form}({g.expr(BOOL, 1, spec)}, {n});")
+            else:
+                out.append(f"{kind} {g.expr(BOOL, 2, spec)};")
+        return out
 
     def instances(self, sc: Scope) -> tuple[list[str], Scope]:
         """`inst` lines for `children`, and the scope with their outputs."""

@@ -191,7 +191,9 @@ class ExprGen:
         return f"{f.name}({args})"
 
     def p_prev(self, ty, d, sc, own):
-        return f"prev({self.expr(ty, d, replace(sc, in_prev=True), own)})"
+        inner = self.expr(ty, d, replace(sc, in_prev=True), own)
+        n = self.ch.pick((1, 1, 2, 3))  # `prev(e, n)`: a chain of n history registers
+        return f"prev({inner})" if n == 1 else f"prev({inner}, {n})"
 
     # ---- structs ---------------------------------------------------------------------------
     def p_field(self, ty, d, sc, own, ch_fields=()):

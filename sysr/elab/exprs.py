@@ -280,23 +280,35 @@ class ExprElaborator:
         return self.ex(info.decl.body, fenv)
 
     def x_prev(self, e: S.Call, env: Env):
-        """`prev(x)`: a history register that stores `x` at each edge. The index and divisor
-        obligations inside `x` are about the previous cycle, so each is kept in a history
-        register of its own and checked, under the guard around `prev`, where a property with
-        `prev` is (`prev_valid`)."""
+        """`prev(x, n)`: a chain of n history registers, each storing the one before at each
+        edge (the first stores `x`). The index and divisor obligations inside `x` are about the
+        cycle n back, so each is kept in a chain of its own and checked, under the guard around
+        `prev`, where a property that reads n cycles back is (`valid(n)`)."""
+        n = S.prev_cycles(e, self.d.const_values)
+        self.size.spend(n, e.span)  # a history register per cycle back, counted in the design's size (L007)
         outer, self.obligations = self.obligations, []
         inner = self.ex(e.args[0], Env(env.locals, env.own, env.pending, TRUE))
         inside, self.obligations = self.obligations, outer
         for p in inside:
-            held = self.history(p.expr)
-            self.obligations.append(replace(p, expr=mk_implies(mk_and(env.guard, self.prev_valid), held)))
-        return self.history(inner)
+            held = self.history(p.expr, n)
+            self.obligations.append(replace(p, expr=mk_implies(mk_and(env.guard, self.valid(n)), held)))
+        return self.history(inner, n)
 
-    def history(self, x):
-        name = f"{self.prefix}prev#{self.hist_count}"
-        self.hist_count += 1
-        self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
-        return Var(name, x.ty)
+    def history(self, x, n: int = 1):
+        for _ in range(n):
+            name = f"{self.prefix}prev#{self.hist_count}"
+            self.hist_count += 1
+            self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
+            x = Var(name, x.ty)
+        return x
+
+    def valid(self, n: int):
+        """Whether the n cycles before this one exist and had no reset (with an asynchronous
+        reset, this one has none either): where a property that reads n cycles back is checked.
+        `prev#valid` for one cycle, `prev#valid2`... for more (`Elaborator.validity_flags`)."""
+        self.deepest = max(self.deepest, n)
+        flag = Var(self.prefix + "prev#valid" + (str(n) if n > 1 else ""), BOOL)
+        return mk_and(flag, mk_not(self.reset_active)) if self.d.reset_async else flag
 
     def x_InstPort(self, e: S.InstPort, env: Env):
         return self.read_signal(self.d.refs[id(e)], env)

@@ -63,7 +63,7 @@ _SYSTEM = {
     "clog2": "`clog2(N)`, on constants (parameters and `int` consts)",
     "signed": "a cast: `x as s8`",
     "unsigned": "a cast: `x as u8`",
-    "past": "`prev(x)`, in properties and ghost logic",
+    "past": "`prev(x)`, or `prev(x, n)` for `$past(x, n)`, in properties and ghost logic",
     "rose": "`x && !prev(x)`, in properties",
     "fell": "`!x && prev(x)`, in properties",
     "stable": "`x == prev(x)`, in properties",
@@ -86,9 +86,26 @@ def width_habit(keyword: str) -> tuple[str, str]:
             f"the width goes in the type, after the name: `{example}; an array is `reg m: u8[16];`")
 
 
+_BOUNDED = ("write the trigger on the left of `==>` and the bounded form on the right: `a |-> ##N b` is "
+            "`a ==> next(b, N)`, `a |=> b` is `a ==> next(b)`, `a |-> ##[0:N] b` is `a ==> within(b, N)`, "
+            "and `$past(x, n)` is `prev(x, n)`")
+
+
+def sva_implication(text: str, pos: int) -> tuple[str, str] | None:
+    """(message, note) for SVA's `|->` or `|=>` around the token at `pos` (the parser sees `|`
+    and then `=>`, or `|`, `-` and `>`)."""
+    for op, start in (("|=>", pos - 1), ("|->", pos - 2), ("|->", pos - 1)):
+        if start >= 0 and text.startswith(op, start):
+            when = "in the same cycle" if op == "|->" else "from the next cycle"
+            return f"`{op}` is SystemVerilog's implication ({when}), not sysr", _BOUNDED
+    return None
+
+
 def char_habit(text: str, pos: int) -> tuple[str, str] | None:
     """(message, note) for the Verilog form that starts with the `#`, `$` or `@` at `pos`, if any."""
     rest = text[pos:pos + 40]
+    if rest.startswith("##"):
+        return "`##` is SystemVerilog's cycle delay, not sysr", _BOUNDED
     if re.match(r"#\s*\(", rest):
         return "`#(...)` is Verilog's parameter list, not sysr", _PARAMS
     m = re.match(r"\$([A-Za-z_]\w*)", rest)

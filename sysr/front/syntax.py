@@ -188,7 +188,7 @@ class Concat:
 
 @_node
 class Call:
-    func: str  # a fn, a builtin, or "prev"
+    func: str  # a fn, a builtin, or one of TEMPORAL
     args: tuple["Expr", ...]
     span: Span
     name_span: Span
@@ -525,6 +525,30 @@ Item = Union[ConstDecl, EnumDecl, StructDecl, FnDecl, Module]
 class SourceFile:
     items: tuple[Item, ...]
     span: Span = field(default_factory=Span.unknown)
+
+
+TEMPORAL = ("prev", "next", "within")  # the calls about other cycles (§5.2, §5.3)
+FUTURE = ("next", "within")  # only as the right side of a property's `==>`
+
+
+def prev_cycles(call: Call, const_values: dict[int, int]) -> int:
+    """How many cycles back `prev(e)` (1) or `prev(e, n)` (n) reads."""
+    return 1 if len(call.args) < 2 else const_values.get(id(call.args[1]), 1)
+
+
+def prev_depth(e, const_values: dict[int, int]) -> int:
+    """How many cycles back the oldest value under `e` lies: 0 without `prev`, n for
+    `prev(x, n)`, the sum for a `prev` inside a `prev` (the bounded forms, §5.3, make those)."""
+    if isinstance(e, (Span, TypeRef)) or not hasattr(e, "__dataclass_fields__"):
+        return 0
+    if isinstance(e, Call) and e.func == "prev":
+        return prev_cycles(e, const_values) + prev_depth(e.args[0], const_values)
+    deepest = 0
+    for name in e.__dataclass_fields__:
+        v = getattr(e, name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            deepest = max(deepest, prev_depth(x, const_values))
+    return deepest
 
 
 def mentions_prev(e) -> bool:

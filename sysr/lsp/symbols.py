@@ -313,8 +313,10 @@ def call_symbol(d: Design, n: S.Call, span: S.Span) -> Symbol | None:
         info = d.fns[n.func]
         params = ", ".join(f"{W(p)}: {t}" for p, t in info.params)
         return Symbol(n.func, span, f"fn `{W(n.func)}({params}) -> {info.ret}`", info.decl.name_span)
-    if n.func in BUILTINS or n.func == "prev":
+    if n.func in BUILTINS:
         return Symbol(n.func, span, f"builtin `{n.func}` (see the reference, section 3.7)", None)
+    if n.func in S.TEMPORAL:
+        return Symbol(n.func, span, f"builtin `{n.func}`, about other cycles (see the reference, section 5.2)", None)
     return None
 
 

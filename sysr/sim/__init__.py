@@ -229,6 +229,9 @@ def render(result: SimResult, filename: str, source: str, options: SimOptions) -
     if f is not None and f.kind == "property":
         for p in f.props:
             out.append(f"{filename}:{p.span.line}:{p.span.column}: error: {describe(p)} fails in cycle {f.cycle}")
+            note = p.deadline_note(f.cycle, source.splitlines())
+            if note is not None:
+                out.append(f"  note: {note}")
     elif f is not None and f.kind == "stimulus":
         for p in f.props:
             out.append(f"{filename}:{p.span.line}:{p.span.column}: error: the stimulus (line {f.line}) breaks "

@@ -87,7 +87,7 @@ class Prover(Reporting, Induction):
         """Base case from reset to k, then k-induction, then a search from reset for the properties
         induction could not prove (a real counterexample, or else V007: `sysr.smt.deeper`)."""
         started = time.perf_counter()
-        k = self.opts.induction
+        k = E.induction_depth(self.sys, self.opts.induction)
         depth = max(self.opts.depth, k)
         if not self.sys.state:
             # No state: every cycle is the same function of its inputs, so cycle 0 decides.

@@ -182,6 +182,8 @@ class Reporting:
                          f"`if {d} != 0 then ... else ...`, or state with a `requires` why it cannot be zero")
         else:
             msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
+            if v.prop.bounded is not None:
+                notes.append(v.prop.deadline_note(t, self.lines))
         if same_as is not None:
             notes = [f"the trace is the one shown for {self.describe(same_as.prop)} "
                      f"(line {same_as.prop.span.line})"]

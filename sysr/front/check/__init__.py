@@ -42,9 +42,10 @@ from .patterns import Patterns
 from .spec import SpecRules
 from .stmts import Statements
 from .structs import Structs
+from .temporal import Temporal
 
 
-class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances,
+class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Temporal, Instances,
               Parameters, Externs, FnBodies, Structs):
     """The whole check of one file: `run` walks it in declaration order."""
 
@@ -161,7 +162,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.module_bodies(m)
         design = Design(self.tree, m, self.enums, dict(self.consts), self.fns, self.signals,
                         self.types, self.refs, self.const_values, self.holes, instances=self.instances,
-                        binding=binding, key=key,
+                        binding=binding, key=key, expanded=self.expanded,
                         ints=self.__dict__.get("ints", {}).get(key or m.name, {}), structs=self.structs)
         self.consts, self.global_spans, self.broken = saved
         self.signals, self.broken_signals, self.holes, self.instances, self.current = outer

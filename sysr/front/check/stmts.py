@@ -30,7 +30,7 @@ class Statements(CheckerBase):
                 kind = ("ghost_" if ghost else "") + ("logic" if isinstance(item, S.CombBlock) else "seq")
                 self.block(item.body, Ctx(kind))
             elif isinstance(item, S.Spec):
-                self.expr(item.expr, Ctx(item.kind, item=id(item)), BOOL)
+                self.spec_item(item)
             elif isinstance(item, S.InstDecl):
                 self.inst_bindings(item)
 

@@ -204,6 +204,9 @@ def _habit(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
             if re.search(r"\bstruct\s+packed\b", text[:t.start_pos or 0]):  # `struct packed { logic v; ... }`
                 note = habits.STRUCT_FIELDS
             return error("P006", *_HABITS[str(t)][:1], _tok_span(t), note)
+    sva = habits.sva_implication(text, tok.start_pos) if str(tok) in ("=>", ">", "-") else None
+    if sva is not None:
+        return error("P006", sva[0], _tok_span(tok), sva[1])
     if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
         msg, note = habits.width_habit(str(prev))
         return error("P006", msg, _tok_span(prev), note)
