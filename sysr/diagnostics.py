@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "N006": "unknown module",
     "N007": "unknown port of an instance",
     "N008": "unknown parameter",
+    "N009": "unknown field of a struct",
     "T001": "type mismatch",
     "T002": "literal does not fit its type",
     "T003": "literal needs a type",
@@ -61,7 +62,9 @@ CODES: dict[str, str] = {
     "T010": "not a constant",
     "T011": "width out of range",
     "T012": "not a value",
+    "T013": "cycle count out of range",
     "T020": "divisor is the constant zero",
+    "T021": "struct literal does not set every field",
     "A001": "not assigned on every path (would be a latch)",
     "A002": "more than one driver",
     "A003": "combinational cycle",
@@ -78,6 +81,7 @@ CODES: dict[str, str] = {
     "A021": "the reset is never active in a `seq` block",
     "A022": "misplaced power-up value",
     "A023": "an extern module has a body",
+    "A024": "not assignable in a fn, or `let mut` outside one",
     "S001": "contract names design state",
     "S002": "design logic reads ghost state",
     "S003": "invariant names an input",
@@ -85,6 +89,7 @@ CODES: dict[str, str] = {
     "S005": "ghost logic drives design state",
     "S006": "quantifier outside a property",
     "S007": "property is never checked",
+    "S008": "`next` or `within` outside a property's consequent",
     "H001": "hole",
     "V001": "requirements cannot be met",
     "V002": "property may not hold",
@@ -103,6 +108,7 @@ CODES: dict[str, str] = {
     "L008": "out of memory",
     "L009": "too many instances",
     "L010": "hierarchy too deep",
+    "L011": "fn body unrolls too far",
 }
 
 

@@ -54,78 +54,36 @@ class Cycle:
 
 
 class Evaluator:
+    """Evaluates the IR on Python integers. What is evaluated together (a cycle's comb signals,
+    properties, requirements, contracts, next state and visible state; an expression given to
+    `eval`) is compiled once into a `Plan`, and each evaluation is one pass over it."""
+
     def __init__(self, system: E.System) -> None:
         self.sys = system
         self.comb = system.comb
+        self._plans: dict[int, tuple[object, Plan]] = {}  # id(root) -> (root, its plan)
+        self._cycle: Plan | None = None  # what `step` evaluates, built at the first step
 
-    def eval(self, node, env: dict, memo: dict):
-        if id(node) in memo:
-            return memo[id(node)]
-
-        def behind(v: E.Var):
-            return None if v.name in env else self.comb.get(v.name)
-
-        keep = memo.setdefault("keep", [])  # the memo is keyed by id: keep its nodes alive
-        for n in E.postorder(node, memo, behind):
-            if id(n) not in memo:
-                memo[id(n)] = self._eval(n, env, memo)
-                keep.append(n)
-        return memo[id(node)]
-
-    def _eval(self, n, env, memo):
-        ev = lambda x: self.eval(x, env, memo)
-        if isinstance(n, E.Const):
-            return n.value
-        if isinstance(n, E.Var):
-            if n.name in env:
-                return env[n.name]
-            if n.name in self.comb:
-                v = ev(self.comb[n.name])
-                env[n.name] = v
-                return v
-            raise KeyError(f"no value for {n.name}")
-        if isinstance(n, E.ArrVar):
-            return env[n.name]
-        if isinstance(n, E.ConstArr):
-            return ArrayValue(n.size, {}, lambda i, v=n.value: v)
-        if isinstance(n, E.Un):
-            return op_unary(n.op, ev(n.a), n.ty)
-        if isinstance(n, E.Bin):
-            a, b = ev(n.a), ev(n.b)
-            return op_binary(n.op, a, b, n.a.ty, n.b.ty)
-        if isinstance(n, E.Ite):
-            return ev(n.a) if ev(n.c) else ev(n.b)
-        if isinstance(n, E.Cast):
-            return op_cast(ev(n.a), n.a.ty, n.ty)
-        if isinstance(n, E.Slice):
-            return op_slice(ev(n.a), n.hi, n.lo)
-        if isinstance(n, E.BitIdx):
-            a, i = ev(n.a), ev(n.i)
-            return (a >> i) & 1 if i < n.a.ty.width else 0
-        if isinstance(n, E.Cat):
-            return op_concat([(ev(p), p.ty.width) for p in n.parts])
-        if isinstance(n, E.Builtin):
-            return op_builtin(n.name, ev(n.a), n.a.ty)
-        if isinstance(n, E.Read):
-            arr, i = ev(n.arr), ev(n.i)
-            return arr.get(i) if i < arr.size else 0
-        if isinstance(n, E.Store):
-            arr, i, v = ev(n.arr), ev(n.i), ev(n.v)
-            return arr.set(i, v) if i < arr.size else arr
-        raise TypeError(f"cannot evaluate {type(n).__name__}")
+    def eval(self, node, env: dict, memo: dict | None = None):
+        """The value of `node` given the state and inputs in `env` (a comb signal's value is that
+        of its expression, unless `env` gives it). `memo` is accepted for older callers, unused."""
+        kept = self._plans.get(id(node))
+        if kept is None or kept[0] is not node:
+            kept = self._plans[id(node)] = (node, Plan(self.comb, [node]))
+        return kept[1].run(env)[-1]
 
     def initial_state(self, memory: Callable[[str, int], int] | None = None,
                       free: Callable[[str], int] | None = None) -> dict[str, object]:
         """The reset state: reset values, and power-up values of registers without one; memories
-        from `memory(name, i)`; other registers from `free(name)`."""
+        from `memory(name, i)` (asked once per word, when it is first read), other registers from
+        `free(name)`."""
         state: dict[str, object] = {}
         for sv in self.sys.state:
             if sv.size is not None:
                 if sv.init is not None:
                     state[sv.name] = ArrayValue(sv.size, {}, lambda i, v=sv.init: v)
                 else:
-                    get = memory or (lambda name, i: 0)
-                    state[sv.name] = ArrayValue(sv.size, {}, lambda i, nm=sv.name, g=get: g(nm, i))
+                    state[sv.name] = ArrayValue(sv.size, {}, powerup(sv.name, memory))
             elif sv.init is not None:
                 state[sv.name] = sv.init
             elif sv.powerup is not None:
@@ -136,22 +94,25 @@ class Evaluator:
 
     def step(self, state: dict[str, object], inputs: dict[str, int]) -> tuple[Cycle, dict[str, object]]:
         """Evaluate one cycle: returns what the cycle shows and the next state."""
+        s = self.sys
+        if self._cycle is None:
+            self._cycle = Plan(self.comb, list(self.comb.values()) + [p.expr for p in s.props + s.requires + s.assumes]
+                               + [sv.next for sv in s.state] + list(s.visible.values()))
         env: dict = dict(state)
-        for name, ty in self.sys.inputs:
+        for name, ty in s.inputs:
             env[name] = inputs.get(name, 0) & mask(ty.width)
-        memo: dict = {}
-        values = {name: self.eval(expr, env, memo)
-                  for name, expr in self.comb.items()}
-        env.update(values)
-        props = [self.eval(p.expr, env, memo) for p in self.sys.props]
-        reqs = [self.eval(p.expr, env, memo) for p in self.sys.requires]
-        assumed = [self.eval(p.expr, env, memo) for p in self.sys.assumes]
-        nxt = {sv.name: self.eval(sv.next, env, memo) for sv in self.sys.state}
+        vals = self._cycle.run(env)
+        at = iter(self._cycle.roots)
+        values = {name: vals[next(at)] for name in self.comb}
+        props = [vals[next(at)] for _ in s.props]
+        reqs = [vals[next(at)] for _ in s.requires]
+        assumed = [vals[next(at)] for _ in s.assumes]
+        nxt = {sv.name: vals[next(at)] for sv in s.state}
         visible = None
-        if self.sys.visible:
+        if s.visible:
             visible = dict(state)
-            visible.update({name: self.eval(expr, env, memo) for name, expr in self.sys.visible.items()})
-        cyc = Cycle({n: env[n] for n, _ in self.sys.inputs}, dict(state), values, props, reqs, visible, assumed)
+            visible.update({name: vals[next(at)] for name in s.visible})
+        cyc = Cycle({n: env[n] for n, _ in s.inputs}, dict(state), values, props, reqs, visible, assumed)
         return cyc, nxt
 
     def run(self, inputs: list[dict[str, int]], state: dict[str, object] | None = None) -> list[Cycle]:
@@ -161,3 +122,95 @@ class Evaluator:
             cyc, state = self.step(state, ins)
             out.append(cyc)
         return out
+
+
+def powerup(name: str, memory: Callable[[str, int], int] | None) -> Callable[[int], int]:
+    """A memory's power-up contents: word i is `memory(name, i)`, asked when the word is first
+    read and then kept (an unwritten word reads the same value in every cycle)."""
+    if memory is None:
+        return lambda i: 0
+    words: dict[int, int] = {}
+
+    def word(i: int) -> int:
+        if i not in words:
+            words[i] = memory(name, i)
+        return words[i]
+    return word
+
+
+class Plan:
+    """Expressions compiled for the evaluator: every node under the roots once, operands first
+    (a comb signal's `Var` after its expression), each with a function of the values before it
+    and the environment. `run(env)` gives the values in that order; `roots` indexes the roots'."""
+
+    def __init__(self, comb: dict, roots: list) -> None:
+        self.comb = comb
+        slots: dict[int, int] = {}
+        self.nodes: list = []  # (slots are keyed by id: keep the nodes alive)
+        self.fns: list[Callable] = []
+        for root in roots:
+            for n in E.postorder(root, slots, lambda v: comb.get(v.name)):
+                self.fns.append(self._compile(n, slots))
+                slots[id(n)] = len(self.nodes)
+                self.nodes.append(n)
+        self.roots = [slots[id(r)] for r in roots]
+
+    def run(self, env: dict) -> list:
+        vals: list = []
+        put = vals.append
+        for f in self.fns:
+            put(f(vals, env))
+        return vals
+
+    def _compile(self, n, slots: dict[int, int]) -> Callable:
+        """The function giving n's value from its operands' values (already in `vals`)."""
+        at = lambda x: slots[id(x)]  # noqa: E731
+        if isinstance(n, E.Const):
+            value = n.value
+            return lambda v, env: value
+        if isinstance(n, E.Var):
+            name = n.name
+            if name in self.comb:
+                k = at(self.comb[name])
+                return lambda v, env: env[name] if name in env else v[k]
+
+            def read(v, env):
+                if name not in env:
+                    raise KeyError(f"no value for {name}")
+                return env[name]
+            return read
+        if isinstance(n, E.ArrVar):
+            return lambda v, env, name=n.name: env[name]
+        if isinstance(n, E.ConstArr):
+            return lambda v, env, size=n.size, value=n.value: ArrayValue(size, {}, lambda i: value)
+        if isinstance(n, E.Un):
+            a, op, ty = at(n.a), n.op, n.ty
+            return lambda v, env: op_unary(op, v[a], ty)
+        if isinstance(n, E.Bin):
+            a, b, op, aty, bty = at(n.a), at(n.b), n.op, n.a.ty, n.b.ty
+            return lambda v, env: op_binary(op, v[a], v[b], aty, bty)
+        if isinstance(n, E.Ite):
+            c, a, b = at(n.c), at(n.a), at(n.b)
+            return lambda v, env: v[a] if v[c] else v[b]
+        if isinstance(n, E.Cast):
+            a, aty, ty = at(n.a), n.a.ty, n.ty
+            return lambda v, env: op_cast(v[a], aty, ty)
+        if isinstance(n, E.Slice):
+            a, hi, lo = at(n.a), n.hi, n.lo
+            return lambda v, env: op_slice(v[a], hi, lo)
+        if isinstance(n, E.BitIdx):
+            a, i, w = at(n.a), at(n.i), n.a.ty.width
+            return lambda v, env: (v[a] >> v[i]) & 1 if v[i] < w else 0
+        if isinstance(n, E.Cat):
+            parts = [(at(p), p.ty.width) for p in n.parts]
+            return lambda v, env: op_concat([(v[k], w) for k, w in parts])
+        if isinstance(n, E.Builtin):
+            a, name, aty = at(n.a), n.name, n.a.ty
+            return lambda v, env: op_builtin(name, v[a], aty)
+        if isinstance(n, E.Read):
+            arr, i = at(n.arr), at(n.i)
+            return lambda v, env: v[arr].get(v[i]) if v[i] < v[arr].size else 0
+        if isinstance(n, E.Store):
+            arr, i, x = at(n.arr), at(n.i), at(n.v)
+            return lambda v, env: v[arr].set(v[i], v[x]) if v[i] < v[arr].size else v[arr]
+        raise TypeError(f"cannot evaluate {type(n).__name__}")

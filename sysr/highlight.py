@@ -6,7 +6,7 @@ tagged `sysr`, and so on. Token kinds: keywords (`Keyword` for control flow and 
 `Keyword.Declaration` for declarations and port kinds), the property keywords `requires`,
 `ensures`, `invariant`, `assert`, `forall`, `exists` (`Keyword.Pseudo`), types `bool`,
 `uN`, `sN` (`Keyword.Type`), literals with their suffixes (`Number.*`, `Keyword.Constant`
-for `true`/`false`), builtins and `prev` (`Name.Builtin`), holes `?name` (`Name.Variable.Magic`),
+for `true`/`false`), builtins, `prev`, and `next` and `within` where called (`Name.Builtin`), holes `?name` (`Name.Variable.Magic`),
 comments, operators (`/` and `%` among them) and punctuation. A character sysr does not have
 (`$`, `'`, `#` outside a raw identifier, `"`, `@`) is an `Error` token, as it is a P002 for the
 checker. A name is a `Name`: a raw identifier `r#match` is one token, and so is a keyword used as
@@ -25,7 +25,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punc
 from .types import BUILTINS
 
 CONTROL = ("if", "then", "else", "match", "for", "in", "comb", "seq", "as")
-DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "ghost", "out", "clock",
+DECLARATIONS = ("module", "reg", "wire", "let", "fn", "const", "enum", "struct", "ghost", "out", "clock",
                 "reset", "reset_n", "areset", "areset_n", "inst", "extern", "initial")
 PROPERTIES = ("requires", "ensures", "invariant", "assert", "cover", "forall", "exists")
 SUFFIX = r"(?:[us][0-9]+)?"
@@ -61,6 +61,7 @@ class SysrLexer(RegexLexer):
             (words(("true", "false"), suffix=r"\b"), Keyword.Constant),
             (r"(?:bool|[us][0-9]+)\b", Keyword.Type),
             (words(BUILTINS + ("prev",), suffix=r"\b"), Name.Builtin),
+            (words(("next", "within"), suffix=r"(?=\s*\()"), Name.Builtin),  # only called: a wire may be `next`
             (r"0x[0-9a-fA-F_]+" + SUFFIX + r"\b", Number.Hex),
             (r"0b[01_]+" + SUFFIX + r"\b", Number.Bin),
             (r"[0-9][0-9_]*" + SUFFIX + r"\b", Number.Integer),

@@ -16,8 +16,8 @@ within the benchmark's budget (2 GiB of address space, 180 s):
   level per operator); the checker, the elaboration and the lowering walk the tree
   recursively, so they run on a thread with a large stack (`run_deep`) where `RECURSION_LIMIT`
   frames fit, and `MAX_INLINED_NESTING` bounds the same depth once fns are inlined;
-- `MAX_LITERAL_CHARS` and `MAX_NAME_CHARS` keep every number Python converts from text far
-  from its 4,300-digit limit, and every name short enough to show in a trace column;
+- `MAX_LITERAL_CHARS` and `MAX_NAME_CHARS` keep every number Python converts from text below
+  its 4,300-digit limit (a literal of the widest type, in binary, still fits), and every name short enough to show in a trace column;
 - `MAX_SIGNALS` (ports, registers, wires) bounds the variables z3 gets per cycle;
 - `MAX_QUANT_INSTANCES` and `MAX_DESIGN_SIZE` bound what elaboration builds: quantifier bodies
   over all expansions together (nested quantifiers multiply), and operations after fns are
@@ -34,7 +34,7 @@ within the benchmark's budget (2 GiB of address space, 180 s):
   limit, see `sysr.smt.bounded`), is L008.
 
 The language's own bounds are rules of the language rather than of the checker, with T codes:
-widths up to 256 bits, arrays up to 2^20 elements, `for` loops up to 4096 iterations,
+widths up to 4,096 bits, arrays up to 2^20 elements, `for` loops up to 4096 iterations,
 quantified variables up to 8 bits.
 
 The output is bounded too, so that a report always fits the benchmark's 256 KiB output cap
@@ -57,12 +57,14 @@ import threading
 MAX_FILE_BYTES = 1 << 20  # L001; the largest real design is 6.6 KB
 MAX_NESTING = 512  # L003: depth of the syntax tree; real designs reach 19
 MAX_INLINED_NESTING = 2048  # L003: the same once fn bodies are inlined at their calls
-MAX_LITERAL_CHARS = 1024  # L004: an integer literal's characters (a u256 in binary is 256)
+MAX_LITERAL_CHARS = 4200  # L004: an integer literal's characters (a u4096 in binary is 4098 with `0b`)
 MAX_NAME_CHARS = 256  # L004
 MAX_SIGNALS = 4096  # L006: ports, registers, memories and wires, ghost ones included; real: 42
 MAX_QUANT_INSTANCES = 1 << 17  # L005: quantifier bodies, all expansions together
+MAX_CYCLES_BACK = 256  # T013: the count of `prev(e, n)`, `next(b, n)`, `within(b, n)` (a history register each)
 MAX_DESIGN_SIZE = 200_000  # L007: elaborated operations; real designs: up to 1,082
 MAX_INSTANCES = 1024  # L009: `inst` declarations in a file
+MAX_FN_LETS = 16_384  # L011: a fn body of statements unrolled to `let`s (a CRC-32 of 64 bytes: 1,536)
 MAX_HIERARCHY_DEPTH = 32  # L010: modules nested in each other through instances, the top included
 DEFAULT_TIME_LIMIT_S = 120.0  # the proofs of one check, in all (V003 for what is left)
 
@@ -75,7 +77,7 @@ MAX_MESSAGE_CHARS = 1000  # a message, note or related message
 MAX_EXCERPT_CHARS = 160  # of a source line shown under a diagnostic
 MAX_TRACE_ROWS = 64  # the last cycles of a trace (it fails in its last cycle)
 MAX_TRACE_COLUMNS = 32
-MAX_CELL_CHARS = 80  # a trace value or column name (a u256 in hex is 66)
+MAX_CELL_CHARS = 80  # a trace value or column name (a u256 in hex is 66; wider ones are cut)
 MAX_TEXT_CHARS = 64 * 1024  # the `text` field of the JSON report
 MAX_JSON_BYTES = 200 * 1024  # the whole JSON report (the benchmark cuts output at 256 KiB)
 MAX_SUGGEST_WORK = 200_000  # names compared for "did you mean" in one check (then no more)

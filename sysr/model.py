@@ -104,7 +104,7 @@ class Local:
     """A name bound inside an expression or block: let, loop variable, quantifier, fn parameter."""
     name: str
     ty: Ty
-    kind: str  # "let", "for", "quant", "param"
+    kind: str  # "let", "mut" (`let mut`, in a fn), "for", "quant", "param"
     span: S.Span
 
 
@@ -126,6 +126,13 @@ class Instance:
     child: "Design | None" = None  # the child module's design (None when it does not exist)
     key: str = ""  # the child's design in the hierarchy: its module's name, or its binding (§4.8)
     child_module: S.Module | None = None  # the child's module as checked (its binding's copy)
+
+
+@dataclass
+class StructInfo:
+    name: str
+    ty: Ty  # kind "struct": its fields and their offsets (`Ty.field`)
+    decl: S.StructDecl
 
 
 @dataclass
@@ -161,6 +168,10 @@ class Design:
     binding: tuple[tuple[str, int], ...] = ()
     key: str = ""
     ints: dict[str, int] = field(default_factory=dict)  # parameters and `int` consts -> their values here
+    structs: dict[str, StructInfo] = field(default_factory=dict)  # the file's structs
+    # id(spec) -> the spec with its bounded form (`a ==> next(b, n)`, `within`) in `prev` terms
+    # (`sysr.front.check.temporal`), for every stage after the checks
+    expanded: dict[int, S.Spec] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -179,8 +190,16 @@ class Design:
         """An `extern module`: a contract whose logic is Verilog that sysr does not write."""
         return self.module.extern
 
+    def bounded_form(self, spec: S.Spec) -> S.Binary | None:
+        """For a spec of `specs()` expanded from a bounded form, that form as written (`a ==> next(b, n)`)."""
+        for item in self.module.items:
+            if self.expanded.get(id(item)) is spec:
+                return item.expr
+        return None
+
     def specs(self) -> list[S.Spec]:
-        return [i for i in self.module.items if isinstance(i, S.Spec)]
+        """The properties, each bounded form expanded into `prev` terms."""
+        return [self.expanded.get(id(i), i) for i in self.module.items if isinstance(i, S.Spec)]
 
 
 @dataclass

@@ -1,6 +1,8 @@
 """Types and the concrete meaning of every operator on integers.
 
-`Ty` is the type of a value (bool is u1; enums are bit-vectors with a name). The `op_*`
+`Ty` is the type of a value (bool is u1; enums are bit-vectors with a name; a packed struct is a
+bit-vector with a name and named fields at fixed offsets, the first field at the most
+significant end, as SystemVerilog packs a `struct packed`). The `op_*`
 functions are the reference semantics on Python integers holding bit patterns (0 <= v < 2**w):
 the constant evaluator, the concrete evaluator and the tests use them; the z3 encoder mirrors
 them operator by operator.
@@ -11,15 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_WIDTH = 256
+MAX_WIDTH = 4096  # T011: the widest `uN`/`sN` (limits.py says why this bound)
 _INT_TYPE = re.compile(r"([us])([0-9]+)$")
 
 
 @dataclass(frozen=True)
 class Ty:
-    kind: str  # "uint", "sint" or "enum"
+    kind: str  # "uint", "sint", "enum" or "struct"
     width: int
-    enum: str | None = None
+    enum: str | None = None  # the name of an enum or struct type
+    fields: tuple = ()  # a struct's: ((name, Ty), ...) in declaration order, the first at the MSB
 
     @property
     def signed(self) -> bool:
@@ -33,8 +36,22 @@ class Ty:
     def is_int(self) -> bool:
         return self.kind in ("uint", "sint")
 
+    @property
+    def is_named(self) -> bool:
+        """An enum or a struct: a type with a name of its own, no arithmetic on it."""
+        return self.kind in ("enum", "struct")
+
+    def field(self, name: str) -> tuple[int, int, "Ty"] | None:
+        """A struct's field `name` as (hi, lo, type): its bits in the struct's vector; else None."""
+        lo = self.width
+        for fname, fty in self.fields:
+            lo -= fty.width
+            if fname == name:
+                return (lo + fty.width - 1, lo, fty)
+        return None
+
     def __str__(self) -> str:
-        if self.kind == "enum":
+        if self.is_named:
             return str(self.enum)
         if self.is_bool:
             return "bool"
@@ -181,6 +198,17 @@ def op_cast(a: int, src: Ty, dst: Ty) -> int:
 
 def op_slice(a: int, hi: int, lo: int) -> int:
     return (a >> lo) & mask(hi - lo + 1)
+
+
+def op_set_bits(a: int, hi: int, lo: int, v: int) -> int:
+    """`a` with bits hi..lo replaced by `v` (a struct's field set)."""
+    m = mask(hi - lo + 1) << lo
+    return (a & ~m) | ((v << lo) & m)
+
+
+def struct_fields(value: int, ty: Ty) -> list[tuple[str, int, Ty]]:
+    """A struct value's fields in order: (name, value, type)."""
+    return [(name, op_slice(value, *ty.field(name)[:2]), fty) for name, fty in ty.fields]
 
 
 def op_concat(parts: list[tuple[int, int]]) -> int:

@@ -17,8 +17,8 @@ in `seq` and `comb`, with indexes in range by their width or guarded by a compar
 design in ten is purely combinational (no clock, no reset, no state). Wires and outputs are
 driven at module level, by `wire` with a value and by `comb` blocks (defaults, then
 if/match/let/for with whole, bit and slice writes), registers by one or two `seq` blocks with
-partial writes; a few `assert`s (with `prev` and quantifiers) give the z3 test properties to
-compare. Ports and module items come in random order. Expressions use every operator, shifts by constants
+partial writes; a few `assert`s (with `prev`, `prev(e, n)` and quantifiers, and the bounded
+forms `a ==> next(b, n)` and `a ==> within(b, n)`) give the z3 test properties to compare. Ports and module items come in random order. Expressions use every operator, shifts by constants
 0..width+3 and by dynamic amounts of other widths, casts in every direction, slices, constant,
 dynamic (in range by width) and guarded (`if i < W then x[i] else ...`) bit indexes,
 concatenation, if and match expressions (with overlapping arms and a `_` arm that may come
@@ -66,7 +66,7 @@ class DesignGen(ExprGen):
     def stmt(self, d: int, sc: Scope, mode: str, targets: list) -> tuple[str, Scope]:
         opts = [(5, "write"), (1, "let")]
         if d > 0:
-            opts += [(3, "if"), (1, "match"), (1, "for")]
+            opts += [(3, "if"), (1, "for")] + ([(1, "match")] if mode != "fn" else [])
         kind = self.ch.weighted(opts)
         if kind == "let":
             return self.let_stmt(sc)
@@ -110,7 +110,7 @@ class DesignGen(ExprGen):
         return f"for {k} in {start}..{end} {self.sub_block(d - 1, inner, mode, targets)}"
 
     def write(self, target, sc: Scope, mode: str) -> str:
-        op = "=" if mode == "comb" else "<="
+        op = "<=" if mode == "seq" else "="
         d = self.depth - 1
         if isinstance(target, Arr):
             index = self.index(target.size, d, sc)
@@ -121,7 +121,13 @@ class DesignGen(ExprGen):
                     return f"{target.name}[0] {op} {value};"
                 return f"if {i} < {target.size} {{ {target.name}[{i}] {op} {value}; }}"
             return f"{target.name}[{index}] {op} {value};"
-        kind = self.ch.int(0, 5) if target.ty.kind != "enum" else 0
+        if target.ty.kind == "struct" and self.ch.chance(0.5):  # `t.f op e`, `t.f.g op e`
+            path, ty = [target.name], target.ty
+            while ty.kind == "struct" and (len(path) == 1 or self.ch.chance(0.5)):
+                name, ty = self.ch.pick(list(ty.fields))
+                path.append(name)
+            return f"{'.'.join(path)} {op} {self.expr(ty, d, sc)};"
+        kind = self.ch.int(0, 5) if not target.ty.is_named else 0
         if kind <= 2:
             return f"{target.name} {op} {self.expr(target.ty, d, sc)};"
         if kind <= 4:
@@ -177,6 +183,8 @@ class DesignGen(ExprGen):
             for _ in range(self.ch.int(0, 2)):
                 text, sc = self.let_stmt(sc)
                 lets.append(text)
+            if self.ch.chance(0.4):  # a body of statements: `let mut`, writes, `if`, `for` (unrolled)
+                lets, sc = self.fn_statements(lets, sc)
             name = self.fresh("f")
             sig = ", ".join(f"{p}: {self.type_name(t)}" for p, t in params)
             body = self.expr(ret, self.depth, sc)
@@ -184,17 +192,33 @@ class DesignGen(ExprGen):
             fns.append(Fn(name, params, ret))
         return lines, fns
 
+    def fn_statements(self, lets: list[str], sc: Scope) -> tuple[list[str], Scope]:
+        """One or two `let mut` variables and statements that write them (whole, bits, slices,
+        under `if`s and in `for` loops); the fn's value may read them."""
+        muts = []
+        for _ in range(self.ch.int(1, 2)):
+            v = Val(self.fresh("acc"), self.any_type(wide=False))
+            lets.append(f"let mut {v.name}: {self.type_name(v.ty)} = {self.expr(v.ty, self.depth - 1, sc)};")
+            sc = sc.add(v)
+            muts.append(v)
+        lets += self.block(self.ch.int(1, 3), 2, sc, "fn", muts)
+        return lets, sc
+
     def init_value(self, ty: Ty, consts: list[Val]) -> str:
         if self.ch.chance(0.2):
             return self.expr(ty, 1, Scope(vals=tuple(consts), match=False))
         return self.literal(ty, own=False)
 
     def port_type(self) -> Ty:
+        if self.ch.chance(0.02):  # a wide bus, past the 256 bits of older versions
+            return self.int_type_of(self.ch.pick([300, 512, 1024]))
         return self.any_type(wide=False)
 
     # ---- the module ------------------------------------------------------------------------
     def generate(self) -> Generated:
         items = [self.enum_decl()]
+        if self.with_structs:
+            items += [self.struct_decl() for _ in range(self.ch.int(1, 2))]
         consts_text, consts = self.const_decls(self.ch.int(0, 2))
         fns_text, fns = self.fn_decls(self.ch.int(0, 2), consts)
         items += consts_text + fns_text
@@ -381,7 +405,15 @@ class ModuleParts:
         spec = replace(sc, spec=True, arrays=tuple(a for a, _ in self.arrays))
         if self.has_reset and self.g.ch.chance(0.3):  # properties may read any reset
             spec = spec.add(Val(self.reset[0], BOOL))
-        return [f"{g.ch.pick(('assert', 'assert', 'cover'))} {g.expr(BOOL, 2, spec)};" for _ in range(g.ch.int(0, 2))]
+        out = []
+        for _ in range(g.ch.int(0, 2)):
+            kind = g.ch.pick(("assert", "assert", "cover", "bounded"))
+            if kind == "bounded":  # `a ==> next(b, n)` or `a ==> within(b, n)`: prev chains of a and b
+                form, n = g.ch.pick(("next", "within")), g.ch.int(1, 3)
+                out.append(f"assert {g.expr(BOOL, 1, spec)} ==> {form}({g.expr(BOOL, 1, spec)}, {n});")
+            else:
+                out.append(f"{kind} {g.expr(BOOL, 2, spec)};")
+        return out
 
     def instances(self, sc: Scope) -> tuple[list[str], Scope]:
         """`inst` lines for `children`, and the scope with their outputs."""

@@ -21,7 +21,7 @@ class ExprGen:
     """Names, types, literals and expressions (the part of `DesignGen` that writes no statement)."""
 
     def __init__(self, ch: Chooser, module: str = "dut", depth: int = 3,
-                 comb_mem_reads: bool = True, clocks: bool = True) -> None:
+                 comb_mem_reads: bool = True, structs: bool = False, clocks: bool = True) -> None:
         self.ch = ch
         self.clocks = clocks  # some designs get several clocks or edges (tests/gen_clocks.py)
         self.module_name = module
@@ -29,6 +29,8 @@ class ExprGen:
         self.comb_mem_reads = comb_mem_reads
         self.counter = 0
         self.enums: list[tuple[Ty, list[tuple[str, int]]]] = []
+        self.with_structs = structs  # packed structs: declared, in ports, state, fns (opt-in: other seeds keep their designs)
+        self.structs: list[Ty] = []
         self.words = list(VERILOG_WORDS)
         self.traps = list(LOWERING_NAMES)
         self.keywords = list(SYSR_WORDS)
@@ -57,7 +59,9 @@ class ExprGen:
         return self.ch.int(1, 64)
 
     def int_type(self, wide: bool = False, signed: bool | None = None) -> Ty:
-        w = self.width(wide)
+        return self.int_type_of(self.width(wide), signed)
+
+    def int_type_of(self, w: int, signed: bool | None = None) -> Ty:
         s = self.ch.chance(0.4) if signed is None else signed
         return sint(w) if s else uint(w)
 
@@ -67,6 +71,8 @@ class ExprGen:
             return BOOL
         if kind == 2 and enum and self.enums:
             return self.ch.pick(self.enums)[0]
+        if self.structs and self.ch.chance(0.3):
+            return self.ch.pick(self.structs)
         return self.int_type(wide)
 
     def type_name(self, ty: Ty) -> str:
@@ -79,6 +85,9 @@ class ExprGen:
 
     # ---- literals ------------------------------------------------------------------------
     def literal(self, ty: Ty, own: bool) -> str:
+        if ty.kind == "struct":
+            fields = ", ".join(f"{n}: {self.literal(t, False)}" for n, t in ty.fields)
+            return f"{ty.enum} {{ {fields} }}"
         if ty.kind == "enum":
             return f"{ty.enum}::{self.ch.pick(self.enum_info(ty))[0]}"
         if ty == BOOL and (not own or self.ch.chance(0.8)):
@@ -120,6 +129,11 @@ class ExprGen:
             opts.append((2, self.p_call))
         if sc.spec and not sc.in_prev:
             opts.append((1, self.p_prev))
+        fields = [(s, n) for s in self.structs for n, t in s.fields if t == ty]
+        if fields:
+            opts.append((3, lambda *a: self.p_field(ch_fields=fields, *a)))
+        if ty.kind == "struct":
+            return opts + [(3, self.p_struct_lit), (3, self.p_struct_update), (1, self.p_struct_cast)]
         if ty.kind == "enum":
             return opts
         opts += [(3, self.p_cast), (5, self.p_arith), (2, self.p_unary), (3, self.p_shift), (2, self.p_divide)]
@@ -142,7 +156,7 @@ class ExprGen:
         if names and self.ch.chance(0.7):
             return self.ch.pick(names).name
         others = [v for v in sc.vals if not v.const]
-        if ty.kind != "enum" and others and self.ch.chance(0.6):
+        if not ty.is_named and others and self.ch.chance(0.6):
             v = self.ch.pick(others)
             name = "u1" if ty == BOOL and v.ty.width > 1 else self.type_name(ty)
             return f"({v.name} as {name})"
@@ -178,7 +192,44 @@ class ExprGen:
         return f"{f.name}({args})"
 
     def p_prev(self, ty, d, sc, own):
-        return f"prev({self.expr(ty, d, replace(sc, in_prev=True), own)})"
+        inner = self.expr(ty, d, replace(sc, in_prev=True), own)
+        n = self.ch.pick((1, 1, 2, 3))  # `prev(e, n)`: a chain of n history registers
+        return f"prev({inner})" if n == 1 else f"prev({inner}, {n})"
+
+    # ---- structs ---------------------------------------------------------------------------
+    def p_field(self, ty, d, sc, own, ch_fields=()):
+        """`s.f`: a field of type `ty` of some struct expression."""
+        sty, name = self.ch.pick(ch_fields)
+        return f"{self.atom(sty, d, sc)}.{name}"
+
+    def p_struct_lit(self, ty, d, sc, own):
+        fields = self.ch.shuffle(list(ty.fields))  # any order: the declaration's decides the layout
+        return f"{ty.enum} {{ " + ", ".join(f"{n}: {self.expr(t, d, sc)}" for n, t in fields) + " }"
+
+    def p_struct_update(self, ty, d, sc, own):
+        """`S { f: e, ..base }`: some fields set, the others from a struct expression."""
+        names = [n for n, _ in ty.fields]
+        given = self.ch.shuffle(names)[: self.ch.int(1, len(names))]
+        parts = [f"{n}: {self.expr(dict(ty.fields)[n], d, sc)}" for n in given]
+        return f"{ty.enum} {{ {', '.join(parts)}, ..{self.expr(ty, d, sc, own=True)} }}"
+
+    def p_struct_cast(self, ty, d, sc, own):
+        return f"({self.expr(uint(ty.width), d, sc, own=True)} as {ty.enum})"
+
+    def struct_decl(self) -> str:
+        """A struct of 1-4 fields (bool, integers, the enum, an earlier struct), at most 200 bits."""
+        name = self.fresh("St")
+        fields, width = [], 0
+        for i in range(self.ch.int(1, 4)):
+            fty = self.any_type(wide=False)
+            if width + fty.width > 200:
+                break
+            fields.append((f"f{i}", fty))
+            width += fty.width
+        if not fields:
+            fields, width = [("f0", BOOL)], 1
+        self.structs.append(Ty("struct", width, name, tuple(fields)))
+        return f"struct {name} {{ " + ", ".join(f"{n}: {self.type_name(t)}" for n, t in fields) + " }"
 
     def p_cast(self, ty, d, sc, own):
         src = self.any_type()

@@ -176,7 +176,7 @@ ATTACKS = {
     "if chain": Attack(if_chain, 5_000, "L003", 600, "L003"),
     "unary chain": Attack(unary_chain, 100_000, "L003", 600, "L003"),
     "nested statements": Attack(nested_statements, 5_000, "L003", 600, "L003"),
-    "long literal": Attack(long_literal, 5_000, "L004", 1_100, "L004"),
+    "long literal": Attack(long_literal, 5_000, "L004", 4_300, "L004"),
     "long type name": Attack(long_type_name, 5_000, "L004", 300, "L004"),
     "long name": Attack(long_name, 100_000, "L004", 300, "L004"),
     "nested quantifiers": Attack(nested_quantifiers, 4, "L005", 3, "L005", proofs=True),

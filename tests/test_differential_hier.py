@@ -94,7 +94,7 @@ def state_names(sc: E.System, flat: E.System) -> dict[str, str]:
     generated contracts' `prev` read inputs, which both systems read alike)."""
     out = {}
     for sv in sc.state:
-        if "prev#" not in sv.name or sv.name.endswith("prev#valid") or "." not in sv.name:
+        if "prev#" not in sv.name or sv.kind == "pv" or "." not in sv.name:  # (validity flags keep their names)
             out[sv.name] = sv.name
             continue
         prefix = sv.name.rsplit("prev#", 1)[0]

@@ -55,3 +55,25 @@ def test_bug_is_a_real_failure_first(path: Path, update_expected: bool) -> None:
         expected.write_text(shown)
     assert expected.exists(), f"no {expected.name}: write it with SYSR_UPDATE=1 and review it"
     assert shown == expected.read_text()
+
+
+def test_the_rejection_time_benchmark_prints_each_ratio_the_median_and_the_worst(capsys) -> None:
+    """benchmarks/reject_times.py on two pairs, one round (its figures are ratios measured on a
+    quiet machine, never asserted here): a row per pair with its ratio and first diagnostic, and
+    a summary with the median and the worst."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reject_times", HERE.parent.parent / "benchmarks" / "reject_times.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    pairs = {bad.name for _, bad in bench.pairs()}
+    assert {p.name for p in BUGS} <= pairs and "uart-rx.sysr" in pairs
+    assert bench.main(["--rounds", "1", "--only", "mod60-"]) == 0
+    out = capsys.readouterr().out
+    rows = re.findall(r"^tests/designs27/bugs/(mod60-\w+)\.sysr\s+[\d.]+\s+[\d.]+\s+([\d.]+)\s+(\S+)$", out, re.M)
+    assert sorted(r[0] for r in rows) == ["mod60-hold", "mod60-wrap60"], out
+    assert {r[2] for r in rows} == {"V002@3", "V002@60"}
+    ratios = sorted(float(r[1]) for r in rows)
+    m = re.search(r"^2 pairs: median ratio ([\d.]+), worst ([\d.]+) \((\S+)\), \d+ over 2; 2 rejected with V002 "
+                  r"first$", out, re.M)
+    assert m, out
+    assert abs(float(m.group(1)) - sum(ratios) / 2) < 0.02 and float(m.group(2)) == ratios[-1]

@@ -288,13 +288,18 @@ module m(clk: clock, rst_n: reset_n, d: in s4, mode: in Mode, y: out u8) {
 """
 
 
-def at(line: int, needle: str, nth: int = 0) -> tuple[int, int]:
-    """(line, column) of the nth `needle` on a line of DESIGN, 1-based."""
-    text = DESIGN.splitlines()[line - 1]
+def position(design: str, line: int, needle: str, nth: int = 0) -> tuple[int, int]:
+    """(line, column) of the nth `needle` on a line of `design`, 1-based."""
+    text = design.splitlines()[line - 1]
     col = -1
     for _ in range(nth + 1):
         col = text.index(needle, col + 1)
     return line, col + 1
+
+
+def at(line: int, needle: str, nth: int = 0) -> tuple[int, int]:
+    """(line, column) of the nth `needle` on a line of DESIGN, 1-based."""
+    return position(DESIGN, line, needle, nth)
 
 
 @pytest.mark.parametrize("where,text,definition", [

@@ -119,6 +119,15 @@ def test_no_mutant_touches_a_property_or_ghost_state(path: Path) -> None:
         assert len(got) == len(want) and all(same_tree(a, b) for a, b in zip(want, got)), (s.operator, s.what)
 
 
+def test_a_struct_design_is_mutated_and_its_field_targets_named() -> None:
+    """Field reads, literals and field targets (`s2.off <= 0;`) go through the mutator: every
+    mutant prints and parses, and a dropped field target is named as written."""
+    text = (ROOT / "examples" / "struct_pipe.sysr").read_text()
+    sites = ordered(mutate_sysr.sites(parse(text)[0]), 1)
+    assert sites and all(parse(s.make())[0] is not None for s in sites)
+    assert "`s2.off <= 0;` dropped" in {s.what for s in sites}
+
+
 def test_static_failures_are_discarded_with_their_codes() -> None:
     text = """module m(a: in u8, c: in bool, y: out u8) {
   comb { y = 0; if c { y = a; } }

@@ -292,7 +292,7 @@ def test_a_statement_if_on_parameters_is_the_branch_it_takes():
      "T010 the value of parameter `STEP` must be a constant: parameters, `int` consts, literals and `clog2`, not "
      "`a` | a parameter is fixed when the design is built; a value that changes is an input port"),
     ("module m<W: int = 8>(a: in u[W - 8], y: out bool) { y = true; }",
-     "T011 `u[W - 8]` has width 0 in `m<W = 8>`: widths go from 1 to 256 | "),
+     "T011 `u[W - 8]` has width 0 in `m<W = 8>`: widths go from 1 to 4096 | "),
     ("module m<DEPTH: int = 16>(a: in u4, y: out bool) { y = a < DEPTH; }",
      "T002 `DEPTH` is 16 here, which does not fit in `u4` | `u4` holds 0 to 15 | a parameter takes its type from "
      "the context, like a literal (§4.8): widen the other side to a type that holds 16, `x as u5 < DEPTH` (`as u33` "

@@ -40,7 +40,7 @@ NO_EXAMPLE: dict[str, str] = {
     "L001": "a file of over 1 MiB",
     "L002": "bytes that are not UTF-8 text, or a NUL byte, which a Markdown file cannot hold",
     "L003": "an expression nested 512 levels deep",
-    "L004": "a literal of over 1024 characters",
+    "L004": "a literal of over 4200 characters",
     "L006": "over 4096 signals",
     "L008": "running out of memory",
     "L009": "over 1,024 instances",
@@ -153,8 +153,15 @@ def test_accept_block_is_proven(line, text):
 EXPECT = [b for b in BLOCKS if _expected(b[1])]
 # V codes come from the proofs, and the L codes of the examples from elaborating the design for them.
 LATE = ("V", "L")
-STATIC_EXPECT = [b for b in EXPECT if not any(c.startswith(LATE) for c in _expected(b[1]))]
-VERIFY_EXPECT = [b for b in EXPECT if any(c.startswith(LATE) for c in _expected(b[1]))]
+CHECKER_LIMITS = {"L011"}  # found by the static checks (a fn unrolled there), not by the verifier
+
+
+def _late(code: str) -> bool:
+    return code.startswith(LATE) and code not in CHECKER_LIMITS
+
+
+STATIC_EXPECT = [b for b in EXPECT if not any(_late(c) for c in _expected(b[1]))]
+VERIFY_EXPECT = [b for b in EXPECT if any(_late(c) for c in _expected(b[1]))]
 
 
 def _table_rows() -> dict[str, str]:
@@ -268,7 +275,7 @@ def test_compact_reference_inline_syntax_is_real(snippet, design):
 # ---- examples/ ---------------------------------------------------------------------------
 
 def test_examples_exist_and_are_referenced():
-    assert 5 <= len(EXAMPLES) <= 16  # a handful, each a pattern the reference points to
+    assert 5 <= len(EXAMPLES) <= 19  # a handful (issue 26 adds the new constructs' own), each a pattern the reference points to
     ref = REFERENCE.read_text()
     for path in EXAMPLES:
         assert path.name in ref, f"the reference does not mention examples/{path.name}"

@@ -414,8 +414,8 @@ def facts(**kw) -> Facts:
     (facts(clocks={("clk", True), ("rst", True)}), ({"clk": "clock", "rst": "clock"}, "")),
     (facts(clocks={("clk", True)}, odd={"a latch"}), ({}, "the reference has a latch, which sysr cannot write")),
     (facts(ports=[Port("io", "inout", 2)]), ({}, "port `io` is inout; sysr ports are inputs and outputs")),
-    (facts(ports=[Port("w", "input", 300)]), ({}, "port `w` is 300 bits wide; sysr types are at most 256 bits "
-                                                  "(T011)")),
+    (facts(ports=[Port("w", "input", 5000)]), ({}, "port `w` is 5000 bits wide; sysr types are at most 4096 bits "
+                                                   "(T011)")),
 ])
 def test_port_kinds(given: Facts, want) -> None:
     assert port_kinds(given) == want

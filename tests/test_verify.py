@@ -185,3 +185,9 @@ def test_an_enum_register_loaded_from_a_memory_is_not_assumed_to_hold_a_variant(
     outcome = check((HERE / "enum_from_memory.sysr").read_text(), Options(depth=40))
     v002 = [d for d in outcome.diagnostics if d.code == "V002"]
     assert len(v002) == 1 and v002[0].trace.failing_row == 31
+    # A real run: the memory is never written before cycle 35, so every row shows the same
+    # power-up words (each drawn once, when first read), and `r` loads the word shown
+    trace = v002[0].trace
+    mem = trace.columns.index("mem")
+    assert len({row[mem] for row in trace.rows}) == 1
+    assert trace.rows[31][trace.columns.index("r")] == trace.rows[0][mem].strip("[]").split(",")[0]

@@ -76,7 +76,9 @@ class SymbolicCycle:
 
 def number(term, pairs) -> int | None:
     got = z3.simplify(z3.substitute(term, *pairs))
-    return got.as_long() if z3.is_bv_value(got) else None
+    # in binary: `as_long` goes through a decimal string, which Python refuses past 4,300 digits
+    # (the concatenation of every check of a design with wide buses is far longer)
+    return int(got.as_binary_string() or "0", 2) if z3.is_bv_value(got) else None
 
 
 def bind_vars(vars: dict, system: E.System, inputs: dict, state: dict, ctx) -> list:

@@ -2,7 +2,8 @@
 
 `cross_check(path, workdir)` checks a sysr design with `sysr check` (default options), lowers it
 with `sysr lower --formal` and runs the formal flow of `bench.checker.smtbmc` on it to the same depths
-(`--depth 20 --induction 2`; a design without state is decided by one cycle, as in the checker,
+(`--depth 20 --induction 2`, the induction deeper for properties that read further back,
+`sysr.elab.induction_depth`; a design without state is decided by one cycle, as in the checker,
 so both use 1 and 1). Then it compares, verdict by verdict:
 
 - accepted: smtbmc's BMC and k-induction pass;
@@ -36,7 +37,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sysr.elab import elaborate
+from sysr.elab import elaborate, induction_depth
 from sysr.lower import FormalUnsupported, lower_formal_hierarchy
 from sysr.pipeline import Options, check
 
@@ -168,8 +169,9 @@ def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossChe
     codes = tuple(sorted({d.code for d in outcome.diagnostics if d.severity.name == "ERROR"}))
     if outcome.design is None or any(not c.startswith("V") for c in codes):
         return CrossCheck(str(path), codes, 0, 0, None, ("rejected by the static checks",), check_s)
-    stateless = not elaborate(outcome.design).state
-    depth, k = (1, 1) if stateless else (DEPTH, INDUCTION)
+    system = elaborate(outcome.design)
+    stateless = not system.state
+    depth, k = (1, 1) if stateless else (DEPTH, induction_depth(system, INDUCTION))
     failing = [p["trace"]["failing_cycle"] for p in outcome.properties if p["status"] == "refuted" and p.get("trace")]
     if failing and min(failing) >= depth:  # found past the depth by the checker's random runs (§6.1)
         depth = min(failing) + 1

@@ -27,7 +27,8 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
          "CombBlock", "SeqBlock", "SeqClock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
-         "Binding", "InstDecl", "ModParam", "ParamSet"}
+         "Binding", "InstDecl", "ModParam", "ParamSet", "StructDecl", "StructField", "Field", "FieldBound",
+         "FieldInit", "StructLit"}
 
 # tag -> whether a starting file with these features needs the section
 RULES = {
@@ -38,7 +39,10 @@ RULES = {
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
     "clocks": lambda f: bool(f & {"clocks", "SeqClock"}),
+    "wide": lambda f: "wide" in f,
+    "structs": lambda f: "StructDecl" in f,
 }
+WIDE = re.compile(r"[us]([0-9]+)$")  # a type over 64 bits: the wide-bus idioms
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,8 @@ def _walk(node, found: set[str]) -> bool:
     if isinstance(node, (S.ModParam, S.ParamSet)) or (isinstance(node, S.TypeRef) and
                                                       (node.name == "int" or node.width is not None)):
         found.add("params")
+    if isinstance(node, S.TypeRef) and (m := WIDE.match(node.name)) and int(m.group(1)) > 64:
+        found.add("wide")
     return all(_walk(getattr(node, f.name), found) for f in dataclasses.fields(node))
 
 

@@ -139,6 +139,8 @@ def _stmt_text(s) -> str:
 
 
 def _lvalue_text(lv: S.LValue) -> str:
+    if lv.fields:
+        return ".".join((lv.name,) + lv.fields)
     if lv.index is not None:
         return f"{lv.name}[{_short(lv.index)}]"
     if lv.hi is not None:

@@ -21,7 +21,7 @@ Every output is driven by one hole (`y = ?y;`). A stub is kept only if `sysr che
 checks give it hole errors (H001) and nothing else, and its ports, holes filled, lower to exactly
 iface.v's ports. Any number of clocks at either edge is written (with a comment naming the `seq`
 blocks of a falling edge or of several clocks, §4.10). What sysr cannot express (a clock computed
-inside the design, two asynchronous resets, a latch, an inout port, a port wider than 256 bits,
+inside the design, two asynchronous resets, a latch, an inout port, a port wider than 4,096 bits,
 a name sysr cannot spell) is the reason there is no stub.
 """
 
@@ -32,11 +32,11 @@ import re
 from sysr.front.syntax import written
 from sysr.lower import VERILOG_KEYWORDS, lower_text
 from sysr.pipeline import analyze
+from sysr.types import MAX_WIDTH
 
 from ..verilog.ports import PortInfo, compare_ports, sysr_ports
 from .facts import Facts, Port
 
-MAX_WIDTH = 256
 RESET_NAME = re.compile(r"(s?(reset|rst)|r)(_?n|_b)?", re.I)
 _SYSR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HOLE = re.compile(r"\?(r#)?[A-Za-z_]\w*|\?")

@@ -57,7 +57,8 @@ import keyword
 import re
 import types
 
-from amaranth.hdl import ClockDomain, ClockSignal, Const, Instance, Module, Mux, ResetSignal, Signal, unsigned
+from amaranth.hdl import ClockDomain, ClockSignal, Const, Instance, Module, Mux, ResetSignal, Signal, Value, unsigned
+from amaranth.lib import data
 from amaranth.lib import enum as am_enum
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
@@ -68,7 +69,7 @@ from ..lower.names import escape_keyword
 from ..model import Design
 from .arrays import MemoryArray, RegisterArray
 from .exprs import ValueBuilder
-from .ops import Unsupported, shape_of
+from .ops import Unsupported, port_shape, shape_of
 
 RESET_MODES = ("domain", "port")
 STATE_KINDS = ("reg", "out_reg", "mem")  # the non-ghost state kinds this back end builds
@@ -135,14 +136,15 @@ class SysrComponent(wiring.Component):
             if port.kind == "clock" or (port.kind in S.RESET_KINDS and self._reset_port is None):
                 continue
             member = member_name(port.name, reserved | set(members))
-            shape = unsigned(1) if sig.ty is None else shape_of(sig.ty)
+            shape = unsigned(1) if sig.ty is None else port_shape(sig.ty)
             members[member] = In(shape) if sig.is_input else Out(shape)
             names[port.name] = member
         return members, names
 
     def port(self, sysr_name: str) -> Signal:
-        """The signal of a port, by its sysr name."""
-        return getattr(self, self.port_names[sysr_name])
+        """The signal of a port, by its sysr name (a struct port's `View` as its plain vector)."""
+        p = getattr(self, self.port_names[sysr_name])
+        return Value.cast(p) if isinstance(p, data.View) else p
 
     # ---- the logic -----------------------------------------------------------------------
     def _build(self, design: Design, system: E.System) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Callable
 
 from amaranth.hdl import Cat, Const, Mux, Value, signed, unsigned
+from amaranth.lib import data
 
 from .. import elab as E
 from ..types import Ty, bits_for, mask
@@ -29,6 +30,15 @@ class Unsupported(Exception):
 
 def shape_of(ty: Ty):
     return signed(ty.width) if ty.signed else unsigned(ty.width)
+
+
+def port_shape(ty: Ty):
+    """A port's shape: `shape_of`, and for a struct an `amaranth.lib.data.StructLayout`, so that
+    Amaranth code reads `c.p.data`. Amaranth lays a layout's first field at the LSB, sysr a
+    struct's at the MSB: the layout lists the fields last first, which puts them at the same bits."""
+    if ty.kind != "struct":
+        return shape_of(ty)
+    return data.StructLayout({name: port_shape(fty) for name, fty in reversed(ty.fields)})
 
 
 def uns(v: Value) -> Value:

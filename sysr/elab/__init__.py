@@ -60,13 +60,13 @@ from .ir import (FALSE, TRUE, ArrVar, Bin, BitIdx, Builtin, Cast, Cat, Const, Co
                  Slice, Store, Un, Var, array_size, children, is_array, mk_and, mk_implies, mk_ite, mk_not,
                  mk_or, postorder)
 from .module import Elaborator
-from .system import (Prop, StateVar, System, pending_default, reset_condition, variant_outputs,
-                     variant_registers)
+from .system import (Prop, StateVar, System, history_depth, induction_depth, pending_default, reset_condition,
+                     variant_outputs, variant_registers)
 
 __all__ = [
     "FALSE", "TRUE", "ArrVar", "Bin", "BitIdx", "Builtin", "Cast", "Cat", "Const", "ConstArr", "ElabError",
     "Elaborator", "Env", "Ite", "Prop", "Read", "Slice", "StateVar", "Store", "System", "Un", "Var",
-    "array_size", "children", "elaborate", "flatten", "is_array", "mentions_prev", "mk_and", "mk_implies",
+    "array_size", "children", "elaborate", "flatten", "history_depth", "induction_depth", "is_array", "mentions_prev", "mk_and", "mk_implies",
     "mk_ite", "mk_not", "mk_or", "pending_default", "postorder", "reset_condition", "source_snippet",
     "variant_outputs", "variant_registers", "with_contracts",
 ]

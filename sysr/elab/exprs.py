@@ -187,14 +187,28 @@ class ExprElaborator:
             cond = mk_or(cond, Bin("==", subject, v, BOOL))
         return cond
 
+    def arm_guards(self, conds: list, subject) -> list:
+        """Where each arm of a match runs: its patterns and none of the earlier arms'. The last
+        arm is the default (its value is taken for a value no pattern names, as in Verilog),
+        and runs for such a value too where one is possible: an enum value that may not be a
+        variant, in a file whose structs have enum fields (a struct's field is bits, §2)."""
+        guards, taken = [], FALSE
+        for i, c in enumerate(conds):
+            last = i == len(conds) - 1 and len(conds) > 1
+            guards.append(mk_not(taken) if last and self.loose_enum(subject) else mk_and(mk_not(taken), c))
+            taken = mk_or(taken, c)
+        return guards
+
+    def loose_enum(self, subject) -> bool:
+        return subject.ty.kind == "enum" and any(
+            t.kind == "enum" for s in self.d.structs.values() for _, t in s.ty.fields)
+
     def x_MatchExpr(self, e: S.MatchExpr, env: Env):
         subject = self.ex(e.subject, env)
         conds = [self.pattern_cond(a.patterns, subject) for a in e.arms]
         vals = []
-        taken = FALSE
-        for arm, c in zip(e.arms, conds):
-            vals.append(self.ex(arm.value, self.guarded(env, mk_and(mk_not(taken), c))))
-            taken = mk_or(taken, c)
+        for arm, g in zip(e.arms, self.arm_guards(conds, subject)):
+            vals.append(self.ex(arm.value, self.guarded(env, g)))
         result = vals[-1]
         for c, v in zip(reversed(conds[:-1]), reversed(vals[:-1])):
             result = Ite(c, v, result, self.ty(e))
@@ -233,6 +247,22 @@ class ExprElaborator:
         lo = self.d.const_values[id(e.lo)]
         return Slice(a, hi, lo, self.ty(e))
 
+    x_Field = x_Slice  # `s.f`: the field's bits, typed as the field (§2)
+
+    def x_StructLit(self, e: S.StructLit, env):
+        """The fields in declaration order, the first most significant; those not set from the base."""
+        ty = self.ty(e)
+        given = {i.name: self.ex(i.value, env) for i in e.inits}
+        base = self.ex(e.base, env) if e.base is not None else None
+        parts = []
+        for name, fty in ty.fields:
+            if name in given:
+                parts.append(given[name])
+            else:
+                hi, lo, _ = ty.field(name)
+                parts.append(Slice(base, hi, lo, fty))
+        return Cat(tuple(parts), ty)
+
     def x_Concat(self, e: S.Concat, env):
         return Cat(tuple(self.ex(p, env) for p in e.parts), self.ty(e))
 
@@ -252,23 +282,35 @@ class ExprElaborator:
         return self.ex(info.decl.body, fenv)
 
     def x_prev(self, e: S.Call, env: Env):
-        """`prev(x)`: a history register that stores `x` at each edge. The index and divisor
-        obligations inside `x` are about the previous cycle, so each is kept in a history
-        register of its own and checked, under the guard around `prev`, where a property with
-        `prev` is (`prev_valid`)."""
+        """`prev(x, n)`: a chain of n history registers, each storing the one before at each
+        edge (the first stores `x`). The index and divisor obligations inside `x` are about the
+        cycle n back, so each is kept in a chain of its own and checked, under the guard around
+        `prev`, where a property that reads n cycles back is (`valid(n)`)."""
+        n = S.prev_cycles(e, self.d.const_values)
+        self.size.spend(n, e.span)  # a history register per cycle back, counted in the design's size (L007)
         outer, self.obligations = self.obligations, []
         inner = self.ex(e.args[0], Env(env.locals, env.own, env.pending, TRUE))
         inside, self.obligations = self.obligations, outer
         for p in inside:
-            held = self.history(p.expr)
-            self.obligations.append(replace(p, expr=mk_implies(mk_and(env.guard, self.prev_valid), held)))
-        return self.history(inner)
+            held = self.history(p.expr, n)
+            self.obligations.append(replace(p, expr=mk_implies(mk_and(env.guard, self.valid(n)), held)))
+        return self.history(inner, n)
 
-    def history(self, x):
-        name = f"{self.prefix}prev#{self.hist_count}"
-        self.hist_count += 1
-        self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
-        return Var(name, x.ty)
+    def history(self, x, n: int = 1):
+        for _ in range(n):
+            name = f"{self.prefix}prev#{self.hist_count}"
+            self.hist_count += 1
+            self.state.append(StateVar(name, x.ty, None, None, True, "hist", x))
+            x = Var(name, x.ty)
+        return x
+
+    def valid(self, n: int):
+        """Whether the n cycles before this one exist and had no reset (with an asynchronous
+        reset, this one has none either): where a property that reads n cycles back is checked.
+        `prev#valid` for one cycle, `prev#valid2`... for more (`Elaborator.validity_flags`)."""
+        self.deepest = max(self.deepest, n)
+        flag = Var(self.prefix + "prev#valid" + (str(n) if n > 1 else ""), BOOL)
+        return mk_and(flag, mk_not(self.reset_active)) if self.d.reset_async else flag
 
     def x_InstPort(self, e: S.InstPort, env: Env):
         return self.read_signal(self.d.refs[id(e)], env)

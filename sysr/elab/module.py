@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from .. import overrun
 from ..front import syntax as S
-from ..front.syntax import mentions_prev
 from ..model import Design, Signal
 from ..types import BOOL
 from .clocks import Clocking, clocking
@@ -40,11 +39,9 @@ class Elaborator(ExprElaborator, StmtElaborator):
         self.divisions: list[tuple] = []  # (dividend, divisor, syntax node) of every `/` and `%`
         self.antecedents: dict[int, object] = {}  # id(`a ==> b` node) -> `a` elaborated
         self.reset_active = reset_condition(d, prefix)
-        # the cycles in which a property that mentions `prev` is checked: the previous cycle
-        # exists and had no reset; with an asynchronous reset, not this one either
-        self.prev_valid = Var(prefix + "prev#valid", BOOL)
-        if d.reset_async:
-            self.prev_valid = mk_and(self.prev_valid, mk_not(self.reset_active))
+        # the cycles in which a property that reads n cycles back is checked (`valid(n)`): the
+        # n cycles before exist and had no reset; with an asynchronous reset, not this one either
+        self.deepest = 0  # the largest n asked for
         self.visible: dict[str, object] = {}  # asynchronous reset: register -> its value as read
         self.inst_values: dict[str, object] = {}  # `u.y` -> its value, where it is not Var(`u.y`)
         self.source_text: str = ""
@@ -65,6 +62,16 @@ class Elaborator(ExprElaborator, StmtElaborator):
         if isinstance(item, S.ModAssign):
             return self.d.signals[item.target].ghost
         return getattr(item, "ghost", False)
+
+    def validity_flags(self, deepest: int) -> None:
+        """`prev#valid` (the cycle before exists and had no reset), then `prev#valid2` up to
+        `prev#valid<deepest>`, each the one before delayed a cycle and without reset."""
+        p, earlier = self.prefix, None
+        for n in range(1, deepest + 1):
+            name = p + "prev#valid" + (str(n) if n > 1 else "")
+            nxt = mk_not(self.reset_active) if earlier is None else mk_and(earlier, mk_not(self.reset_active))
+            self.state.append(StateVar(name, BOOL, None, 0, True, "pv", nxt))
+            earlier = Var(name, BOOL)
 
     def system(self) -> System:
         d, p = self.d, self.prefix
@@ -114,24 +121,26 @@ class Elaborator(ExprElaborator, StmtElaborator):
                 nxt = _at(edge, mk_ite(reset_active, pending_default(sv), nxt), pending_default(sv))
             sv.next = nxt
         requires, props, covers = [], [], []
-        pv_needed = False
         for spec in d.specs():
             if not self.keeps(spec):
                 continue
-            uses_prev = mentions_prev(spec.expr)
+            depth = S.prev_depth(spec.expr, d.const_values)
+            uses_prev = depth > 0
             expr = self.ex(spec.expr, Env())
             implication = isinstance(spec.expr, S.Binary) and spec.expr.op == "==>"
             antecedent = self.antecedents.get(id(spec.expr)) if implication and spec.kind != "requires" else None
             if uses_prev:  # a cover or a condition is reached only where the property is checked
-                pv_needed = True
+                valid = self.valid(depth)
                 guard = mk_and if spec.kind == "cover" else mk_implies
-                expr = guard(self.prev_valid, expr)
-                antecedent = mk_and(self.prev_valid, antecedent) if antecedent is not None else None
+                expr = guard(valid, expr)
+                antecedent = mk_and(valid, antecedent) if antecedent is not None else None
+            form = d.bounded_form(spec)
+            bounded = None if form is None else (form.right.func, S.prev_cycles(form.right, d.const_values),
+                                                 form.left.span, form.right.args[0].span)
             prop = Prop(spec.kind, expr, spec.span, "", spec.expr.span, antecedent=antecedent,
-                        antecedent_span=spec.expr.left.span if antecedent is not None else None)
+                        antecedent_span=spec.expr.left.span if antecedent is not None else None, bounded=bounded)
             (requires if spec.kind == "requires" else covers if spec.kind == "cover" else props).append(prop)
-        if self.hist_count or pv_needed:
-            self.state.append(StateVar(p + "prev#valid", BOOL, None, 0, True, "pv", mk_not(reset_active)))
+        self.validity_flags(max(self.deepest, 1 if self.hist_count else 0))
         self.gate_history()
         props += self.obligations
         if self.divisions:

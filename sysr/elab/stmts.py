@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..front import syntax as S
 from ..types import BOOL, bits_for, uint
 from .exprs import Env
-from .ir import FALSE, Bin, Cast, Cat, Const, ElabError, Ite, Slice, Store, mk_and, mk_ite, mk_not, mk_or
+from .ir import Bin, Cast, Cat, Const, ElabError, Ite, Slice, Store, mk_ite, mk_not
 
 
 class StmtElaborator:
@@ -40,11 +40,8 @@ class StmtElaborator:
         if isinstance(st, S.Match):
             subject = self.ex(st.subject, env)
             conds = [self.pattern_cond(a.patterns, subject) for a in st.arms]
-            outs = []
-            taken = FALSE
-            for arm, c in zip(st.arms, conds):
-                outs.append(self.stmts(arm.body, self.guarded(env, mk_and(mk_not(taken), c))))
-                taken = mk_or(taken, c)
+            outs = [self.stmts(arm.body, self.guarded(env, g))
+                    for arm, g in zip(st.arms, self.arm_guards(conds, subject))]
             if not outs:
                 return env
             result = outs[-1]

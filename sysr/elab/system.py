@@ -49,6 +49,19 @@ class Prop:
     inst: str = ""  # `instance` and `contract`: the instance; `module`: its module
     module: str = ""
     antecedent: object = None  # bool IR or None
+    # a bounded form `a ==> next(b, n)` or `within(b, n)`: (func, n, span of a, span of b), for the trace's note
+    bounded: tuple | None = None
+
+    def deadline_note(self, t: int, lines: list[str]) -> str | None:
+        """For a bounded form that fails in cycle t: when its trigger held and what was owed
+        (`lines`: the source, for the trigger's and the target's text)."""
+        if self.bounded is None:
+            return None
+        func, n, a, b = self.bounded
+        a, b = S.source_snippet(lines, a), S.source_snippet(lines, b)
+        if func == "next":
+            return f"`{a}` held in cycle {t - n}, so `{b}` had to hold {n} cycle{'s' if n > 1 else ''} later, in cycle {t}"
+        return f"`{a}` held in cycle {t - n}, and `{b}` held in none of cycles {t - n} to {t}"
     antecedent_span: S.Span | None = None
 
 
@@ -89,6 +102,25 @@ def reset_condition(d: Design, prefix: str = ""):
         return FALSE
     rst = Var(prefix + d.reset, BOOL)
     return mk_not(rst) if d.reset_active_low else rst
+
+
+def history_depth(system: System) -> int:
+    """How many cycles back the properties read: the deepest `prev(e, n)` (with the bounded
+    forms' n), from the validity flags `prev#valid`, `prev#valid2`, ... (0 without `prev`)."""
+    deepest = 0
+    for s in system.state:
+        if s.kind == "pv":
+            tail = s.name.rsplit("prev#valid", 1)[1]
+            deepest = max(deepest, int(tail) if tail else 1)
+    return deepest
+
+
+def induction_depth(system: System, k: int) -> int:
+    """The k of k-induction for a system: at least one more than the history that its properties
+    read (a `prev(e, 3)` needs the step to see the three cycles it looks back over, else its
+    history registers start unrelated to the design's), at least `k` (`--induction`)."""
+    deepest = history_depth(system)
+    return max(k, deepest + 1) if deepest > 1 else k
 
 
 def pending_default(sv: StateVar):

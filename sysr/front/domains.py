@@ -63,13 +63,13 @@ class DomainChecks:
 
 
 def _first_prev(item) -> S.Span | None:
-    """Where a module item first reads `prev`, if it does."""
+    """Where a module item first reads `prev` (or `next`, `within`: history registers too), if it does."""
     found: list[S.Span] = []
 
     def visit(node) -> None:
         if found:
             return
-        if isinstance(node, S.Call) and node.func == "prev":
+        if isinstance(node, S.Call) and node.func in ("prev", "next", "within"):
             found.append(node.span)
             return
         if isinstance(node, tuple):

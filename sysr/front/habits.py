@@ -19,6 +19,9 @@ _DECL = "declare `wire NAME: u8;` (or `wire NAME: u8 = expr;`), or a register `r
 _PARAMS = ("module parameters are written after the module's name, `module fifo<W: int = 8>(...)`, and "
            "set by an instance, `inst f = fifo<W = 16>(...);`")
 
+STRUCT_FIELDS = ("a struct is `struct Pkt { valid: bool, data: u8 }` at file level, without `typedef` or "
+                 "`packed` (it is packed: the first field at the MSB), each field `NAME: TYPE`")
+
 # word -> (language, what sysr writes instead)
 WORDS: dict[str, tuple[str, str]] = {
     "always": ("Verilog", _SEQ_COMB),
@@ -43,7 +46,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "casez": ("Verilog", "write `match`, or compare the bits that matter: `(x & 0b1100) == 0b0100`"),
     "function": ("Verilog", "a function is `fn name(a: u8) -> u8 { a + 1 }`"),
     "task": ("Verilog", "sysr has no tasks: a `fn` for a value, a `comb` block for logic"),
-    "typedef": ("SystemVerilog", "an enum is `enum State { Idle, Busy }` (variants `State::Idle`)"),
+    "typedef": ("SystemVerilog", "types are declared at file level without `typedef`: an enum is "
+                "`enum State { Idle, Busy }` (variants `State::Idle`), a packed struct "
+                "`struct Pkt { valid: bool, data: u8 }` (the first field at the MSB; read `p.data`, "
+                "build `Pkt { valid: true, data: 0 }`)"),
     "genvar": ("Verilog", "a loop is `for i in 0..N { ... }` with a constant N, in a `comb` or `seq` block"),
     "generate": ("Verilog", "a loop is `for i in 0..N { ... }` with a constant N, in a `comb` or `seq` block"),
     "posedge": ("Verilog", _SEQ_COMB),
@@ -57,7 +63,7 @@ _SYSTEM = {
     "clog2": "`clog2(N)`, on constants (parameters and `int` consts)",
     "signed": "a cast: `x as s8`",
     "unsigned": "a cast: `x as u8`",
-    "past": "`prev(x)`, in properties and ghost logic",
+    "past": "`prev(x)`, or `prev(x, n)` for `$past(x, n)`, in properties and ghost logic",
     "rose": "`x && !prev(x)`, in properties",
     "fell": "`!x && prev(x)`, in properties",
     "stable": "`x == prev(x)`, in properties",
@@ -80,14 +86,35 @@ def width_habit(keyword: str) -> tuple[str, str]:
             f"the width goes in the type, after the name: `{example}; an array is `reg m: u8[16];`")
 
 
+_BOUNDED = ("write the trigger on the left of `==>` and the bounded form on the right: `a |-> ##N b` is "
+            "`a ==> next(b, N)`, `a |=> b` is `a ==> next(b)`, `a |-> ##[0:N] b` is `a ==> within(b, N)`, "
+            "and `$past(x, n)` is `prev(x, n)`")
+
+
+def sva_implication(text: str, pos: int) -> tuple[str, str] | None:
+    """(message, note) for SVA's `|->` or `|=>` around the token at `pos` (the parser sees `|`
+    and then `=>`, or `|`, `-` and `>`)."""
+    for op, start in (("|=>", pos - 1), ("|->", pos - 2), ("|->", pos - 1)):
+        if start >= 0 and text.startswith(op, start):
+            when = "in the same cycle" if op == "|->" else "from the next cycle"
+            return f"`{op}` is SystemVerilog's implication ({when}), not sysr", _BOUNDED
+    return None
+
+
 def char_habit(text: str, pos: int) -> tuple[str, str] | None:
     """(message, note) for the Verilog form that starts with the `#`, `$` or `@` at `pos`, if any."""
     rest = text[pos:pos + 40]
+    if rest.startswith("##"):
+        return "`##` is SystemVerilog's cycle delay, not sysr", _BOUNDED
     if re.match(r"#\s*\(", rest):
         return "`#(...)` is Verilog's parameter list, not sysr", _PARAMS
     m = re.match(r"\$([A-Za-z_]\w*)", rest)
     if m and m.group(1) in _SYSTEM:
         return f"`${m.group(1)}` is Verilog, not sysr", f"write {_SYSTEM[m.group(1)]}"
+    if rest.startswith("'{"):
+        return ("`'{...}` is SystemVerilog's assignment pattern, not sysr",
+                "a struct literal names its type and fields, `Pkt { valid: true, data: 5 }`; a concatenation is "
+                "`{a, b}`; all bits zero is `0`")
     if rest.startswith("@"):
         return "`@(...)` is Verilog's event control, not sysr", _SEQ_COMB
     return None

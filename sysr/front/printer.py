@@ -149,7 +149,16 @@ _EXPR = {
     S.Call: lambda e: f"{_written(e.func)}(" + ", ".join(expr(a) for a in e.args) + ")",
     S.Quant: lambda e: f"{e.kind} {_written(e.var)}: {type_ref(e.ty)} :: {expr(e.body)}",
     S.InstPort: lambda e: f"{_written(e.inst)}.{_written(e.port)}",
+    S.Field: lambda e: f"{expr(e.base, POSTFIX)}.{_written(e.name)}",
+    S.StructLit: lambda e: _struct_lit(e),
 }
+
+
+def _struct_lit(e: S.StructLit) -> str:
+    parts = [f"{_written(i.name)}: {expr(i.value)}" for i in e.inits]
+    if e.base is not None:
+        parts.append(".." + expr(e.base))
+    return f"{_written(e.name)} {{ {', '.join(parts)} }}"
 
 
 def type_ref(t: S.TypeRef) -> str:
@@ -174,6 +183,8 @@ def lvalue(lv: S.LValue) -> str:
     name = _written(lv.name)
     if lv.index is not None:
         return f"{name}[{expr(lv.index)}]"
+    if lv.fields:
+        return ".".join([name] + [_written(f) for f in lv.fields])
     if lv.hi is not None:
         return f"{name}[{expr(lv.hi)}:{expr(lv.lo)}]"
     return name
@@ -181,7 +192,8 @@ def lvalue(lv: S.LValue) -> str:
 
 def _let(s: S.Let) -> str:
     ty = f": {type_ref(s.ty)}" if s.ty is not None else ""
-    return f"let {_written(s.name)}{ty} = {expr(s.value)};"
+    mut = "mut " if s.mutable else ""
+    return f"let {mut}{_written(s.name)}{ty} = {expr(s.value)};"
 
 
 def block(body, depth: int) -> list[str]:
@@ -321,11 +333,14 @@ def item(it) -> list[str]:
         variants = ", ".join(_written(v.name) + (f" = {expr(v.value)}" if v.value is not None else "")
                              for v in it.variants)
         return [f"enum {_written(it.name)}{repr_} {{ {variants} }}"]
+    if isinstance(it, S.StructDecl):
+        fields = ", ".join(f"{_written(f.name)}: {type_ref(f.ty)}" for f in it.fields)
+        return [f"struct {_written(it.name)} {{ {fields} }}"]
     if isinstance(it, S.FnDecl):
         params = ", ".join(f"{_written(p.name)}: {type_ref(p.ty)}" for p in it.params)
         lines = [f"fn {_written(it.name)}({params}) -> {type_ref(it.ret)} {{"]
-        for x in it.lets:
-            lines += _put(INDENT, _let(x))
+        for x in it.lets if it.stmts is None else it.stmts:
+            lines += stmt(x, 1)
         return lines + _put(INDENT, expr(it.body)) + ["}"]
     if isinstance(it, S.Module):
         ports = ",\n".join(INDENT * 2 + port(p) for p in it.ports)
@@ -351,7 +366,7 @@ def print_file(tree: S.SourceFile) -> str:
 
 # ---- comparing trees -------------------------------------------------------------------------
 
-_SPANS = frozenset({"span", "name_span", "var_span", "module_span", "inst_span", "port_span"})
+_SPANS = frozenset({"span", "name_span", "var_span", "module_span", "inst_span", "port_span", "field_spans"})
 
 
 def same_tree(a, b) -> bool:

@@ -138,8 +138,11 @@ class Structure(DomainChecks):
                     if (item_id, lv.name) not in self.early_reads:
                         self.early_reads.add((item_id, lv.name))
                         shown = S.written(lv.name)
+                        sig = self.d.signals.get(lv.name)
+                        default = "0" if sig is None or sig.ty is None or sig.ty.kind != "struct" else \
+                            f"{S.written(sig.ty.enum)} {{ {S.written(sig.ty.fields[0][0])}: ..., ... }}"
                         self.err("A007", f"part of `{shown}` is assigned before `{shown}` is assigned whole", lv.span,
-                                 f"assign a default first, e.g. `{shown} = 0;`")
+                                 f"assign a default first, e.g. `{shown} = {default};`")
                     return assigned | {lv.name}
                 return assigned
             return assigned | {lv.name}

@@ -20,7 +20,7 @@ from typing import Union
 # tests/test_raw_names.py checks this set against the parser's tables.
 RAW_KEYWORDS = frozenset("""
 assert comb const cover else ensures enum exists extern false fn for forall ghost if inst invariant let
-match module reg requires seq true wire
+match module reg requires seq struct true wire
 """.split())
 
 
@@ -53,7 +53,7 @@ def _node(cls):
 
 @_node
 class TypeRef:
-    name: str  # "bool", "u8", "s4", "int", an enum name, or "u"/"s" with a `width`
+    name: str  # "bool", "u8", "s4", "int", an enum or struct name, or "u"/"s" with a `width`
     span: Span
     width: "Expr | None" = None  # `u[W]`: the width's expression (replaced by its value per binding)
 
@@ -188,7 +188,7 @@ class Concat:
 
 @_node
 class Call:
-    func: str  # a fn, a builtin, or "prev"
+    func: str  # a fn, a builtin, or one of TEMPORAL
     args: tuple["Expr", ...]
     span: Span
     name_span: Span
@@ -214,8 +214,46 @@ class InstPort:
     port_span: Span
 
 
+@_node
+class FieldBound:
+    """A bound of the bits a struct field occupies (`Field.hi`, `Field.lo`, `LValue.hi`/`lo` of a
+    field target): a constant that the checker works out from the struct's type and records in
+    `const_values`, so that every later stage reads a field as the slice it is."""
+    span: Span
+
+
+@_node
+class Field:
+    """`e.f`: field `f` of the struct `e` (bits `hi` down to `lo` of its vector)."""
+    base: "Expr"
+    name: str
+    span: Span
+    name_span: Span
+    hi: FieldBound
+    lo: FieldBound
+
+
+@_node
+class FieldInit:
+    """`f: e` in a struct literal."""
+    name: str
+    value: "Expr"
+    span: Span
+    name_span: Span
+
+
+@_node
+class StructLit:
+    """`Pkt { valid: true, data: d }`, or `Pkt { data: d, ..p }` (the other fields from `p`)."""
+    name: str
+    inits: tuple[FieldInit, ...]
+    base: "Expr | None"
+    span: Span
+    name_span: Span
+
+
 Expr = Union[IntLit, BoolLit, Name, Path, Hole, Unary, Binary, Cast, IfExpr, MatchExpr,
-             Index, Slice, Concat, Call, Quant, InstPort]
+             Index, Slice, Concat, Call, Quant, InstPort, Field, StructLit]
 
 
 # ---- statements ------------------------------------------------------------------------
@@ -224,10 +262,12 @@ Expr = Union[IntLit, BoolLit, Name, Path, Hole, Unary, Binary, Cast, IfExpr, Mat
 class LValue:
     name: str
     index: "Expr | None"  # x[i]
-    hi: "Expr | None"     # x[hi:lo]
+    hi: "Expr | None"     # x[hi:lo]; for a field target (`r.f`), a FieldBound
     lo: "Expr | None"
     span: Span
     name_span: Span
+    fields: tuple[str, ...] = ()  # `r.f.g`: the field path (then `hi`/`lo` are its bits)
+    field_spans: tuple[Span, ...] = ()
 
 
 @_node
@@ -251,6 +291,7 @@ class Let:
     value: Expr
     span: Span
     name_span: Span
+    mutable: bool = False  # `let mut`: only in a fn, where `=` may assign it again (§4.6)
 
 
 @_node
@@ -395,6 +436,23 @@ class EnumDecl:
 
 
 @_node
+class StructField:
+    name: str
+    ty: TypeRef
+    span: Span
+    name_span: Span
+
+
+@_node
+class StructDecl:
+    """`struct Pkt { valid: bool, data: u8 }`: a packed struct, the first field at the MSB."""
+    name: str
+    fields: tuple[StructField, ...]
+    span: Span
+    name_span: Span
+
+
+@_node
 class Param:
     name: str
     ty: TypeRef
@@ -403,6 +461,9 @@ class Param:
 
 @_node
 class FnDecl:
+    """A fn. `lets` and `body` are what every back end inlines. A body written with more than
+    plain `let`s (`let mut`, assignments, `if`, `for`) keeps its statements in `stmts`, and `lets`
+    is () until the checker unrolls them into a chain of `let`s (sysr.front.check.fnbody)."""
     name: str
     params: tuple[Param, ...]
     ret: TypeRef
@@ -410,6 +471,7 @@ class FnDecl:
     body: Expr
     span: Span
     name_span: Span
+    stmts: "tuple[Stmt, ...] | None" = None
 
 
 @_node
@@ -466,13 +528,37 @@ class Module:
     extern: bool = False  # `extern module`: ports and a contract, its logic in Verilog (§4.9)
 
 
-Item = Union[ConstDecl, EnumDecl, FnDecl, Module]
+Item = Union[ConstDecl, EnumDecl, StructDecl, FnDecl, Module]
 
 
 @_node
 class SourceFile:
     items: tuple[Item, ...]
     span: Span = field(default_factory=Span.unknown)
+
+
+TEMPORAL = ("prev", "next", "within")  # the calls about other cycles (§5.2, §5.3)
+FUTURE = ("next", "within")  # only as the right side of a property's `==>`
+
+
+def prev_cycles(call: Call, const_values: dict[int, int]) -> int:
+    """How many cycles back `prev(e)` (1) or `prev(e, n)` (n) reads."""
+    return 1 if len(call.args) < 2 else const_values.get(id(call.args[1]), 1)
+
+
+def prev_depth(e, const_values: dict[int, int]) -> int:
+    """How many cycles back the oldest value under `e` lies: 0 without `prev`, n for
+    `prev(x, n)`, the sum for a `prev` inside a `prev` (the bounded forms, §5.3, make those)."""
+    if isinstance(e, (Span, TypeRef)) or not hasattr(e, "__dataclass_fields__"):
+        return 0
+    if isinstance(e, Call) and e.func == "prev":
+        return prev_cycles(e, const_values) + prev_depth(e.args[0], const_values)
+    deepest = 0
+    for name in e.__dataclass_fields__:
+        v = getattr(e, name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            deepest = max(deepest, prev_depth(x, const_values))
+    return deepest
 
 
 def mentions_prev(e) -> bool:

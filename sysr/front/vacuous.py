@@ -11,7 +11,9 @@ The analysis is deliberately small and sound (it never warns about a property th
 checked): a conjunct is known false only when it is built from the reset port, boolean
 literals, `prev`, `!`, `==`, `!=`, `&&` and `||`, and evaluates to false given what the guard
 implies: the reset was inactive in the previous cycle (`prev(rst)` is false, `prev(rst_n)`
-true), and with an asynchronous reset that it is inactive now (`arst` is false).
+true), and with an asynchronous reset that it is inactive now (`arst` is false). A bounded form
+is read as its `prev` expansion (`rst ==> next(b, n)` is `prev(rst, n) ==> b`), with a message of
+its own: a reset between trigger and deadline cancels the obligation.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class _Known:
             if isinstance(ref, Signal) and ref.name == self.d.reset and (under_prev or self.d.reset_async):
                 return self.inactive
             return None
-        if isinstance(e, S.Call) and e.func == "prev" and len(e.args) == 1 and not under_prev:
+        if isinstance(e, S.Call) and e.func == "prev" and len(e.args) in (1, 2) and not under_prev:
             return self.value(e.args[0], under_prev=True)
         if isinstance(e, S.Unary) and e.op in ("!", "~"):
             v = self.value(e.operand, under_prev)
@@ -101,6 +103,12 @@ def _warning(d: Design, spec: S.Spec, culprit) -> Diagnostic:
                "the reset active, and there this condition is false")
         fix = ("to state what holds in the cycle after a reset, keep a ghost register that the reset sets: "
                "`ghost reg fresh: bool = true; ghost seq { fresh <= false; }` and then `ensures fresh ==> ...`")
+    form = d.bounded_form(spec)
+    if form is not None:  # `rst ==> next(b, n)`: the trigger's own reset cancels the obligation
+        why = (f"a `{form.right.func}` is {what} only when no reset came between its trigger and its deadline, "
+               "and this trigger holds only with the reset active")
+        fix = ("state what follows a reset with a ghost register that the reset sets: `ghost reg fresh: bool "
+               "= true; ghost seq { fresh <= false; }` and then `ensures fresh ==> ...`")
     verb = "never assumed" if assumed else "never checked"
     return Diagnostic("S007", f"this {spec.kind} is {verb}: {why}", culprit.span, Severity.WARNING,
                       (fix,))

@@ -22,99 +22,17 @@ folded to literals with the reference operators.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from ..front import syntax as S
 from ..model import Design, Local, Signal
 from ..types import (BOOL, Ty, from_int, op_binary, op_builtin, op_cast, op_concat, op_slice,
-                     op_unary, popcount_width, to_signed)
+                     op_unary)
+from .builtins import Builtins
 from .ir import Assign, Gen
 from .names import Names
-
-# Verilog operator precedence, tightest first.
-ATOM, UNARY, MUL, ADD, SHIFT, REL, EQ, BAND, BXOR, BOR, LAND, LOR, COND = (
-    100, 90, 80, 70, 60, 50, 40, 35, 30, 25, 20, 15, 10)
-PREC = {"*": MUL, "/": MUL, "%": MUL, "+": ADD, "-": ADD, "<<": SHIFT, ">>": SHIFT, ">>>": SHIFT,
-        "<": REL, "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ, "&": BAND, "^": BXOR, "|": BOR,
-        "&&": LAND, "||": LOR}
-_IDENT = re.compile(r"[A-Za-z_\x00][A-Za-z_0-9\x00]*$")
-
-
-@dataclass(frozen=True)
-class V:
-    """A lowered expression."""
-    text: str  # unsigned Verilog whose self-determined width is `width`
-    prec: int
-    width: int
-    value: int | None = None  # the value, when it is a constant
-    loopy: bool = False  # built from a loop variable: print it folded when constant
-    local: bool = False  # reads what the current comb block assigned earlier
-    top: tuple[str, int] | None = None  # the text to use as a whole right-hand side
-    at: tuple[str, int] | None = None  # bits [offset + width - 1 : offset] of a vector name
-    chain: tuple | None = None  # a ?: chain: ((cond, value), ...) and the final value
-
-    @property
-    def ident(self) -> bool:
-        """A plain signal or temporary name: bits and slices select from it directly."""
-        return self.prec == ATOM and bool(_IDENT.match(self.text))
-
-    @property
-    def base(self) -> tuple[str, int] | None:
-        """(name, offset) when selects can address this value's bits in a named vector."""
-        return self.at or ((self.text, 0) if self.ident else None)
-
-    @property
-    def rhs(self) -> str:
-        return self.top[0] if self.top else self.text
-
-
-def literal(value: int, width: int, radix: str = "d") -> str:
-    if width == 1:
-        return f"1'b{value}"
-    if radix == "h":
-        return f"{width}'h{value:x}"
-    if radix == "b":
-        return f"{width}'b{value:b}"
-    return f"{width}'d{value}"
-
-
-def const_v(value: int, ty: Ty, loopy: bool = False) -> V:
-    """A constant of type `ty` (a bit pattern); negative signed values print as `-8'd5`."""
-    if ty.signed and ty.width > 1 and to_signed(value, ty.width) < 0:
-        text = "-" + literal(-to_signed(value, ty.width), ty.width)
-        return V(text, UNARY, ty.width, value, loopy)
-    return V(literal(value, ty.width), ATOM, ty.width, value, loopy)
-
-
-def operand(v: V, prec: int, right: bool = False) -> str:
-    """`v` as an operand of an operator of precedence `prec`, parenthesised where Verilog
-    needs it and wherever operators of different kinds meet (`a + (b * c)`, `(x & m) == 0`),
-    except comparisons under `&&` and `||`."""
-    if v.prec == UNARY and v.text.startswith("-") and prec < UNARY:
-        return f"({v.text})"
-    if v.prec >= UNARY or (v.prec == prec and not right):
-        return v.text
-    if prec in (LAND, LOR) and v.prec in (REL, EQ):
-        return v.text
-    return f"({v.text})"
-
-
-def unary_operand(v: V) -> str:
-    return v.text if v.prec == ATOM else f"({v.text})"
-
-
-def index_text(v: V) -> str:
-    """An index: a plain number when constant; an expression in braces, since Icarus
-    evaluates an array index at a width that does not wrap (the standard says it is
-    self-determined, and Yosys agrees): `m[{a + b}]`."""
-    if v.value is not None and not (v.prec == ATOM and _IDENT.match(v.text)):
-        return str(v.value)
-    return v.text if v.prec == ATOM else "{" + v.text + "}"
-
-
-def select_digits(hi: int, lo: int) -> str:
-    return f"[{hi}]" if hi == lo else f"[{hi}:{lo}]"
+from .text import (ATOM, COND, EQ, LAND, MUL, PREC, REL, SHIFT, UNARY, V, _range, const_v, index_text, literal,
+                   operand, select_digits, unary_operand)
 
 
 @dataclass
@@ -132,7 +50,7 @@ class Ctx:
         return replace(self, env={**self.env, id(local): v})
 
 
-class Exprs:
+class Exprs(Builtins):
     """Lowers expressions of one design."""
 
     def __init__(self, design: Design, names: Names, gen: Gen, flat: frozenset[str] = frozenset()) -> None:
@@ -331,8 +249,9 @@ class Exprs:
         if ctx.guard is None:
             return [ctx] * len(arms)
         out, taken = [], None
-        for arm in arms:
-            wild = any(isinstance(p, S.PatWild) for p in arm.patterns)
+        for i, arm in enumerate(arms):
+            wild = any(isinstance(p, S.PatWild) for p in arm.patterns) or (
+                i == len(arms) - 1 and i > 0 and self.loose_enum(sty))  # the default reached by non-variants too
             c = V("1'b1", ATOM, 1, 1) if wild else self.pattern_test(s, arm.patterns, sty)
             out.append(self.narrow(self.narrow(ctx, taken, False), c) if taken else self.narrow(ctx, c))
             taken = c if taken is None else self.binop("||", taken, c, 1)
@@ -442,12 +361,44 @@ class Exprs:
         ctx.pre.append(Assign(addr, i.rhs, "=", "temp", addr))
         return V(self.gen.wire(f"{name}_rd", w, f"{name}[{addr}]"), ATOM, w, local=True)
 
+    e_Field = e_Slice  # `s.f`: a part select of the struct's vector (§2)
+
+    def loose_enum(self, ty: Ty) -> bool:
+        """Whether a value of type `ty` may be an enum's non-variant: an enum where the file's
+        structs have enum fields (as `sysr.elab`'s `arm_guards` says)."""
+        return ty.kind == "enum" and any(t.kind == "enum" for s in self.d.structs.values() for _, t in s.ty.fields)
+
+    def e_StructLit(self, e: S.StructLit, ctx: Ctx) -> V:
+        """A concatenation of the fields, the first most significant; the fields not set are one
+        part select of the base per run of adjacent ones."""
+        ty = self.ty(e)
+        given = {i.name: i.value for i in e.inits}
+        base = self(e.base, ctx) if e.base is not None else None
+        parts: list[V] = []
+        run: list[int] | None = None  # [hi, lo] of the base's bits being gathered
+        for name, _ in ty.fields:
+            hi, lo, _ = ty.field(name)
+            if name not in given:
+                run = [run[0] if run else hi, lo]
+                continue
+            if run:
+                parts.append(self.select(base, run[0], run[1], _bits(base.value, run)))
+                run = None
+            parts.append(self(given[name], ctx))
+        if run:
+            parts.append(self.select(base, run[0], run[1], _bits(base.value, run)))
+        return self.concat(parts, ty)
+
     def e_Concat(self, e: S.Concat, ctx: Ctx) -> V:
-        parts = [self(p, ctx) for p in e.parts]
+        return self.concat([self(p, ctx) for p in e.parts], self.ty(e))
+
+    def concat(self, parts: list[V], ty: Ty) -> V:
+        if len(parts) == 1:
+            return parts[0]
         value = None
         if all(p.value is not None for p in parts):
             value = op_concat([(p.value, p.width) for p in parts])
-        folded = self.fold(self.ty(e), value, parts)
+        folded = self.fold(ty, value, parts)
         if folded:
             return folded
         text = "{" + ", ".join(p.text for p in parts) + "}"
@@ -475,7 +426,8 @@ class Exprs:
         inner = replace(ctx, env={}, params=params)
         for let in info.decl.lets:
             v = self(let.value, inner)
-            inner = inner.bind(self.d.refs[id(let)], self.name_value(f"{e.func}_{let.name}", v, ctx))
+            base = let.name.split("#")[0]  # an unrolled fn's `let`s are `x#3` (sysr.front.check.fnbody)
+            inner = inner.bind(self.d.refs[id(let)], self.name_value(f"{e.func}_{base}", v, ctx))
         return self(info.decl.body, inner)
 
     def name_value(self, base: str, v: V, ctx: Ctx) -> V:
@@ -492,76 +444,8 @@ class Exprs:
             return V(self.gen.wire(base, v.width, v.rhs), ATOM, v.width)
         return v
 
-    def reduce(self, op: str, a: V, value) -> V:
-        return V(op + unary_operand(a), UNARY, 1, value, **self.flags([a]))
-
-    def b_and_reduce(self, a: V, value) -> V:
-        return self.reduce("&", a, value)
-
-    def b_or_reduce(self, a: V, value) -> V:
-        return self.reduce("|", a, value)
-
-    def b_xor_reduce(self, a: V, value) -> V:
-        return self.reduce("^", a, value)
-
-    def b_popcount(self, a: V, value) -> V:
-        if a.width == 1:
-            return a
-        return self.call_helper(self.popcount_helper(a.width), [a], popcount_width(a.width), value)
-
-    def power_of_two_test(self, a: V) -> V:
-        """`(a & (a - 1)) == 0`: at most one bit set."""
-        one, zero = V(literal(1, a.width), ATOM, a.width), V(literal(0, a.width), ATOM, a.width)
-        return self.binop("==", self.binop("&", a, self.binop("-", a, one, a.width), a.width), zero, 1)
-
-    def b_onehot0(self, a: V, value) -> V:
-        if a.width == 1:
-            return V("1'b1", ATOM, 1, 1)
-        return replace(self.power_of_two_test(a), value=value)
-
-    def b_onehot(self, a: V, value) -> V:
-        if a.width == 1:
-            return a
-        nonzero = self.binop("!=", a, V(literal(0, a.width), ATOM, a.width), 1)
-        return self.binop("&&", nonzero, self.power_of_two_test(a), 1, value)
-
-    # ---- helper functions --------------------------------------------------------------
-    def call_helper(self, token: str, args: list[V], width: int, value) -> V:
-        text = f"{token}({', '.join(a.rhs for a in args)})"
-        return V(text, ATOM, width, value, **self.flags(args))
-
-    def helper(self, key: tuple, base: str, width: int, inputs: list[tuple[str, int]], body):
-        def make(tok: str) -> list[str]:
-            lines = [f"function {_range(width)}{tok};"]
-            lines += [f"  input {_range(w)}{n};" for n, w in inputs]
-            return lines + [f"  {line}" if line else line for line in body(tok)] + ["endfunction"]
-        return self.gen.helper(key, base, width, make)
-
-    def bits_helper(self, width: int, hi: int, lo: int) -> str:
-        return self.helper(("bits", width, hi, lo), f"bits{width}_{hi}_{lo}", hi - lo + 1,
-                           [("v", width)], lambda t: [f"{t} = v{select_digits(hi, lo)};"])
-
-    def bit_helper(self, width: int, iw: int) -> str:
-        return self.helper(("bit", width, iw), f"bit{width}_i{iw}", 1, [("v", width), ("i", iw)],
-                           lambda t: [f"{t} = v[i];"])
-
-    def sext_helper(self, width: int, to: int) -> str:
-        ext = to - width
-        return self.helper(("sext", width, to), f"sext{width}_{to}", to, [("v", width)],
-                           lambda t: [f"{t} = {{{{{ext}{{v[{width - 1}]}}}}, v}};"])
-
-    def popcount_helper(self, width: int) -> str:
-        pw = popcount_width(width)
-
-        def body(t: str) -> list[str]:
-            return ["integer k;", "begin", f"  {t} = {literal(0, pw)};",
-                    f"  for (k = 0; k < {width}; k = k + 1) begin",
-                    f"    {t} = {t} + v[k];", "  end", "end"]
-        return self.helper(("popcount", width), f"popcount{width}", pw, [("v", width)], body)
-
-
-def _range(width: int) -> str:
-    return "" if width == 1 else f"[{width - 1}:0] "
+def _bits(value: int | None, run: list[int]) -> int | None:
+    return None if value is None else op_slice(value, run[0], run[1])
 
 
 def syntax_nodes(node):

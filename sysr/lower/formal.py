@@ -129,13 +129,15 @@ class FormalLowering(ModuleLowering):
         return f"(* anyconst *) {text}" if sig.name in getattr(self, "constants", ()) else text
 
     # ---- history registers -------------------------------------------------------------
-    def prev_valid(self) -> str:
-        return self.names.claim(("formal", "prev_valid"), "prev_valid")
+    def prev_valid(self, n: int = 1) -> str:
+        """The flag that the n cycles before exist and had no reset (`prev_valid`, `prev_valid2`...)."""
+        self.deepest = max(getattr(self, "deepest", 0), n)
+        return self.names.claim(("formal", "prev_valid", n), "prev_valid" + (str(n) if n > 1 else ""))
 
-    def prev_guard(self) -> V:
-        """When a `prev` is meaningful: `prev_valid`, and with an asynchronous reset also the
-        reset not active now (in that cycle the registers read as their reset values)."""
-        pv = self.prev_valid()
+    def prev_guard(self, n: int = 1) -> V:
+        """When a `prev(e, n)` is meaningful: `prev_valid<n>`, and with an asynchronous reset also
+        the reset not active now (in that cycle the registers read as their reset values)."""
+        pv = self.prev_valid(n)
         if not self.d.reset_async:
             return V(pv, ATOM, 1)
         return V(f"{pv} && {self.reset_test(active=False)}", LAND, 1)
@@ -147,8 +149,10 @@ class FormalLowering(ModuleLowering):
         if not self.uses_prev():
             return []
         pv = self.prev_valid()
+        flags = [self.prev_valid(n) for n in range(2, getattr(self, "deepest", 1) + 1)]
         lines = ["// History behind `prev`: each register holds its expression's value in the previous "
                  "cycle.", f"reg {pv};  // the previous cycle exists and did not have the reset active"]
+        lines += [f"reg {f};  // the {n} cycles before exist and had no reset" for n, f in enumerate(flags, 2)]
         lines += [f"reg {_range(w)}{tok};  // {note}" for tok, w, note in self.x.history.values()]
         if self.d.clock is None:  # a design without a clock: the formal step is the cycle
             clk = self.names.claim(("formal", "clock"), "formal_clock")
@@ -160,6 +164,8 @@ class FormalLowering(ModuleLowering):
         edge = "negedge" if domains and next(iter(domains))[1] == "falling" else "posedge"
         not_reset = "1'b1" if self.d.reset is None else self.reset_test(active=False)
         updates = [f"  {pv} <= {not_reset};"]
+        updates += [f"  {f} <= {([pv] + flags)[n - 2]}{'' if self.d.reset is None else ' && ' + not_reset};"
+                    for n, f in enumerate(flags, 2)]
         updates += [f"  {tok} <= {key};" for key, (tok, _, _) in self.x.history.items()]
         return self.named(lines + [f"always @({edge} {clk}) begin"] + updates + ["end"])
 
@@ -167,7 +173,7 @@ class FormalLowering(ModuleLowering):
         regs = [s for s in self.signals if s.is_state and s.init is not None]
         sets = [f"  {self.name(s)} = {self.reset_value(s)};" for s in regs]
         if self.uses_prev():
-            sets.append(f"  {self.prev_valid()} = 1'b0;")
+            sets += [f"  {self.prev_valid(n)} = 1'b0;" for n in range(1, getattr(self, "deepest", 1) + 1)]
         if not sets:
             return []
         return ["// The state starts as after a reset, as in `sysr check`'s bounded check (memories "
@@ -219,10 +225,12 @@ class FormalLowering(ModuleLowering):
             kind = "cover" if spec.kind == "cover" else self.check_kind(spec.kind)
             note = f"line {spec.span.line}: {spec.kind} {self.quote(spec.expr.span)}"
             check = Check(v.rhs, kind, self.x.labels(f"{spec.kind}_l{spec.span.line}"))
-            if mentions_prev(spec.expr):
-                when = ("only after a cycle without reset, and without reset now" if self.d.reset_async
-                        else "only after a cycle without reset")
-                guard = self.prev_guard()
+            depth = S.prev_depth(spec.expr, self.d.const_values)
+            if depth:
+                cycles = "a cycle" if depth == 1 else f"{depth} cycles"
+                when = (f"only after {cycles} without reset, and without reset now" if self.d.reset_async
+                        else f"only after {cycles} without reset")
+                guard = self.prev_guard(depth)
                 body += [Group(f"{note}  ({when})", [If(guard.text, guard.prec == ATOM, [check], [])])]
             else:
                 body += [Group(note, [check])]

@@ -4,8 +4,9 @@
 only specifications and ghost logic contain, keeping the checker's semantics (`sysr.elab`):
 
 - `prev(e)` reads a history register that takes the value of `e` at every clock edge, reset
-  or not (registers with the same `e` are shared). Properties that mention `prev` are guarded
-  by `prev_valid` elsewhere (`sysr.lower.formal`).
+  or not (registers with the same `e` are shared); `prev(e, n)` the last of a chain of n. A
+  property that reads n cycles back is guarded by `prev_valid` (n = 1) or `prev_valid<n>`
+  elsewhere (`sysr.lower.formal`).
 - `forall i: uK :: body` and `exists` expand into `&&` / `||` over every value of `i`.
 - Every dynamic index is a proof obligation, `i < limit` wherever the index is evaluated, and so
   is every divisor of `/` and `%`, `d != 0`: with `collect` on, the printer asserts it, guarded
@@ -45,7 +46,7 @@ class FormalExprs(Exprs):
         self.obligations: list[Check] = []  # those found outside a block
         self.held: list | None = None  # inside `prev`: the obligations found, (condition, label, comment)
         self.history: dict[str, tuple[str, int, str]] = {}  # value text -> (register token, width, comment)
-        self.prev_guard = lambda: TRUE  # when a `prev` is meaningful (`sysr.lower.formal` sets it)
+        self.prev_guard = lambda n=1: TRUE  # when a `prev(e, n)` is meaningful (`sysr.lower.formal` sets it)
         self.let_defs: dict[int, tuple] = {}  # id(Local) of a let -> (its value, the Ctx it was lowered in)
         self.shadow: dict[str, str] = {}  # signal -> the temporary that stands for it
         self.source = lambda span: ""  # the source text under a span, for comments
@@ -112,13 +113,23 @@ class FormalExprs(Exprs):
                 inner = self.detached(e.args[0], ctx, collect=self.tracking(ctx))
         finally:
             found, self.held = self.held, held
-        arg = self.source(e.args[0].span)
-        for cond, label, comment in found:  # about the previous cycle: checked where prev is meaningful
-            ok = V(self.remember(cond, "prev_ok", f"{comment}, in `prev({arg})`"), ATOM, 1)
-            self.oblige(ok, self.narrow(ctx, self.prev_guard()), label,
-                        f"{comment} in the previous cycle (`prev({arg})`)")
+        n = S.prev_cycles(e, self.d.const_values)
+        arg = self.source(e.args[0].span) + (f", {n}" if n > 1 else "")
+        for cond, label, comment in found:  # about the cycle n back: checked where that prev is meaningful
+            ok = self.remembered(cond, n, "prev_ok", f"{comment}, in `prev({arg})`")
+            self.oblige(ok, self.narrow(ctx, self.prev_guard(n)), label,
+                        f"{comment} in the previous cycle (`prev({arg})`)" if n == 1 else
+                        f"{comment} {n} cycles back (`prev({arg})`)")
         base = f"prev_{inner.text}" if inner.ident and "\x00" not in inner.text else "prev_value"
-        return V(self.remember(inner, base, f"prev({arg})"), ATOM, inner.width)
+        return self.remembered(inner, n, base, f"prev({arg})")
+
+    def remembered(self, v: V, n: int, base: str, comment: str) -> V:
+        """`v` n cycles back: the last of a chain of n history registers."""
+        for k in range(1, n + 1):
+            v = V(self.remember(v, base + (f"_{k}" if k > 1 else ""),
+                                comment + (f": {k} cycle{'s' if k > 1 else ''} back" if n > 1 else "")),
+                  ATOM, v.width)
+        return v
 
     def remember(self, v: V, base: str, comment: str) -> str:
         """The history register that holds `v` from the previous cycle (one per value)."""

@@ -128,6 +128,7 @@ class ModuleLowering(InstanceLowering):
         if self.with_header and self.externs:
             lines.append(f"// Instantiates extern modules that sysr does not write: {', '.join(self.externs)} "
                          "(compile their Verilog with this file).")
+        lines += struct_layouts(s.ty for s in self.signals)
         name = self.verilog_modules[self.d.name]
         if self.parameters:
             params = [f"{INDENT}parameter {p} = {v}" for p, v in self.parameters]
@@ -382,4 +383,28 @@ def merge_assigns(blocks: list[list[str]]) -> list[list[str]]:
             out[-1] = out[-1] + b
         else:
             out.append(b)
+    return out
+
+
+def struct_layouts(types) -> list[str]:
+    """A comment line per struct type among `types` (nested ones too): where its fields are in
+    the vector that stands for it."""
+    seen: dict[str, object] = {}
+
+    def visit(ty) -> None:
+        if ty is None or ty.kind != "struct" or ty.enum in seen:
+            return
+        seen[ty.enum] = ty
+        for _, fty in ty.fields:
+            visit(fty)
+
+    for ty in types:
+        visit(ty)
+    out = []
+    for name, ty in seen.items():
+        parts = []
+        for fname, fty in ty.fields:
+            hi, lo, _ = ty.field(fname)
+            parts.append(f"{fname} [{hi}:{lo}]" if hi != lo else f"{fname} [{hi}]")
+        out.append(f"// struct {name} ({ty.width} bits): {', '.join(parts)}")
     return out

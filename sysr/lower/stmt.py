@@ -127,8 +127,10 @@ class Stmts:
                 if arm is arms[-1] or s.value in self.x.pattern_values(arm.patterns, sty):
                     return self.block(arm.body, ctx)
         last = arms[-1]
-        if ctx.guard is not None and not any(isinstance(p, S.PatWild) for p in last.patterns):
-            # the default arm is reached only by its own patterns (the same for any valid value)
+        if ctx.guard is not None and not any(isinstance(p, S.PatWild) for p in last.patterns) \
+                and not self.x.loose_enum(sty):
+            # the default arm is reached only by its own patterns (the same for any valid value;
+            # an enum field of a struct may hold another, and reaches it too: `sysr.elab` says so)
             lctx = self.x.narrow(ctx, self.x.pattern_test(s, last.patterns, sty))
         else:
             lctx = ctx
@@ -138,7 +140,8 @@ class Stmts:
                for arm in arms[:-1]]
         named = [self.x.pattern_label(p, sty) for p in last.patterns if not isinstance(p, S.PatWild)]
         body = self.block(last.body, lctx)
-        if ctx.mode == "comb" and len(named) == len(last.patterns) and self.preset(out + [Arm(None, body)]):
+        if ctx.mode == "comb" and len(named) == len(last.patterns) and self.preset(out + [Arm(None, body)]) \
+                and not self.x.loose_enum(sty):  # (a struct's enum field may be no variant: the last arm takes it)
             return [Case(s.text, out + [Arm(named, body), Arm(None, [], "no variant: the values set above")])]
         out.append(Arm(None, body, ", ".join(named) or None))
         return [Case(s.text, out)]

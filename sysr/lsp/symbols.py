@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..front import syntax as S
 from ..model import Design, Hierarchy, Local, Signal
-from ..types import BUILTINS, Ty, parse_int_type, sint, uint, value_of
+from ..types import BUILTINS, Ty, parse_int_type, sint, struct_fields, uint, value_of
 
 W = S.written  # a name as the source must spell it (`r#match`)
 
@@ -77,12 +77,25 @@ def symbol_at(d: Design, line: int, column: int, text: str = "") -> Symbol | Non
     best: tuple[S.Span, object] | None = None
     own = [i for i in d.file.items if not isinstance(i, S.Module)] + [d.module]
     for n in (x for item in own for x in nodes(item)):
-        span = name_span(n, head)
-        if span is not None and contains(span, line, column) and (best is None or size(span) < size(best[0])):
-            best = (span, n)
+        for span, what in [(name_span(n, head), n)] + field_targets(n):
+            if span is not None and contains(span, line, column) and (best is None or size(span) < size(best[0])):
+                best = (span, what)
     if best is None:
         return None
     return describe(d, best[1], best[0], head)
+
+
+@dataclass(frozen=True)
+class FieldTarget:
+    """Field `index` of the path of an assignment's target `r.f.g` (its own name in the source)."""
+    lvalue: S.LValue
+    index: int
+
+
+def field_targets(n) -> list:
+    if not isinstance(n, S.LValue) or not n.fields:
+        return []
+    return [(span, FieldTarget(n, i)) for i, span in enumerate(n.field_spans)]
 
 
 class Heads:
@@ -111,6 +124,8 @@ def name_span(n, head: Heads) -> S.Span | None:
         return n.var_span
     if isinstance(n, S.InstPort):
         return n.span
+    if isinstance(n, (S.Field, S.StructLit, S.FieldInit, S.StructField, S.StructDecl)):
+        return n.name_span
     if isinstance(n, S.InstDecl):
         return n.module_span
     return None
@@ -175,6 +190,8 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
         if isinstance(ref, str) and ref in d.consts:
             return const_symbol(d, ref, span)
         return None
+    if isinstance(n, S.LValue) and isinstance(d.refs.get(id(n)), Local):  # a fn's `let mut` (§4.6)
+        return local_symbol(d.refs[id(n)], span, head)
     if isinstance(n, (S.LValue, S.ModAssign, S.Port, S.RegDecl, S.WireDecl)):
         name = n.target if isinstance(n, S.ModAssign) else n.name
         sig = d.signals.get(name)
@@ -193,8 +210,10 @@ def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
     if isinstance(n, S.Variant):
         enum = next((e for e in d.enums.values() if n in e.decl.variants), None)
         return variant_symbol(d, enum.name, n.name, span, head) if enum else None
-    if isinstance(n, (S.TypeRef, S.EnumDecl)):
+    if isinstance(n, (S.TypeRef, S.EnumDecl, S.StructDecl, S.StructLit)):
         return type_symbol(d, n.name, span)
+    if isinstance(n, (S.Field, S.FieldInit, S.StructField, FieldTarget)):
+        return field_symbol(d, n, span)
     if isinstance(n, S.FnDecl):
         return call_symbol(d, S.Call(n.name, (), n.span, n.name_span), span)
     if isinstance(n, S.InstPort):  # `u.y`: declared where the child declares `y`
@@ -221,6 +240,8 @@ def type_text(d: Design, ty: Ty | None) -> str:
         return "no value"
     if ty.kind == "enum":
         return f"`{W(ty.enum)}` (enum, {_bits(ty.width)})"
+    if ty.kind == "struct":
+        return f"`{W(ty.enum)}` (struct, {_bits(ty.width)}: {layout(ty)})"
     if ty.is_bool:
         return "`bool` (1 bit)"
     return f"`{ty}` ({_bits(ty.width)}, {'signed' if ty.signed else 'unsigned'})"
@@ -262,6 +283,9 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
 
 
 def _value(d: Design, v: int, ty: Ty) -> str:
+    if ty.kind == "struct":
+        return f"`{W(ty.enum)} {{ " + ", ".join(f"{W(n)}: {_value(d, x, t).strip('`')}"
+                                                for n, x, t in struct_fields(v, ty)) + " }`"
     if ty.kind == "enum":
         name = d.enums[ty.enum].name_of(v)
         return f"`{ty.enum}::{name}`" if name else str(v)
@@ -269,7 +293,7 @@ def _value(d: Design, v: int, ty: Ty) -> str:
 
 
 def local_symbol(local: Local, span: S.Span, head: Heads) -> Symbol:
-    word = {"let": "let", "for": "loop variable", "quant": "quantified variable", "param": "parameter"}[local.kind]
+    word = {"let": "let", "mut": "let mut", "for": "loop variable", "quant": "quantified variable", "param": "parameter"}[local.kind]
     where = head(local.span, local.name) if local.kind == "param" else local.span  # a param's span is `x: T`
     return Symbol(local.name, span, f"{word} `{W(local.name)}`: {type_text(None, local.ty)}", where)
 
@@ -295,8 +319,10 @@ def call_symbol(d: Design, n: S.Call, span: S.Span) -> Symbol | None:
         info = d.fns[n.func]
         params = ", ".join(f"{W(p)}: {t}" for p, t in info.params)
         return Symbol(n.func, span, f"fn `{W(n.func)}({params}) -> {info.ret}`", info.decl.name_span)
-    if n.func in BUILTINS or n.func == "prev":
+    if n.func in BUILTINS:
         return Symbol(n.func, span, f"builtin `{n.func}` (see the reference, section 3.7)", None)
+    if n.func in S.TEMPORAL:
+        return Symbol(n.func, span, f"builtin `{n.func}`, about other cycles (see the reference, section 5.2)", None)
     return None
 
 
@@ -310,7 +336,45 @@ def variant_symbol(d: Design, enum: str, variant: str, span: S.Span, head: Heads
                   head(decl.span, decl.name))
 
 
+def layout(ty: Ty) -> str:
+    """`valid [8], data [7:0]`: where each field of a struct is, the first at the MSB."""
+    return ", ".join(f"{W(name)} {_field_bits(ty, name)}" for name, _ in ty.fields)
+
+
+def _field_bits(ty: Ty, name: str) -> str:
+    hi, lo, _ = ty.field(name)
+    return f"[{hi}]" if hi == lo else f"[{hi}:{lo}]"
+
+
+def field_symbol(d: Design, n, span: S.Span) -> Symbol | None:
+    """A field: read (`p.data`), set in a literal (`Pkt { data: ... }`), assigned (`r.data <= ...`)
+    or declared; shown with its type and its bits, declared in its struct."""
+    if isinstance(n, S.Field):
+        sty, name = d.types.get(id(n.base)), n.name
+    elif isinstance(n, FieldTarget):
+        sig = d.signals.get(n.lvalue.name)
+        sty, name = sig.ty if sig is not None else None, n.lvalue.fields[n.index]
+        for f in n.lvalue.fields[: n.index]:
+            got = sty.field(f) if sty is not None and sty.kind == "struct" else None
+            sty = got[2] if got else None
+    else:
+        owner = next((x for x in nodes(d.file) if isinstance(x, (S.StructLit, S.StructDecl))
+                      and n in (x.inits if isinstance(x, S.StructLit) else x.fields)), None)
+        info = d.structs.get(owner.name) if owner is not None else None
+        sty, name = info.ty if info is not None else None, n.name
+    if sty is None or sty.kind != "struct" or sty.field(name) is None:
+        return None
+    decl = next(f for f in d.structs[sty.enum].decl.fields if f.name == name)
+    return Symbol(name, span, f"field `{W(name)}` of struct `{W(sty.enum)}`, bits {_field_bits(sty, name)}: "
+                              f"{type_text(d, sty.field(name)[2])}", decl.name_span)
+
+
 def type_symbol(d: Design, name: str, span: S.Span) -> Symbol | None:
+    s = d.structs.get(name)
+    if s is not None:
+        fields = ", ".join(f"{W(f)}: {t} {_field_bits(s.ty, f)}" for f, t in s.ty.fields)
+        return Symbol(name, span, f"struct `{W(name)}` ({_bits(s.ty.width)}, the first field at the MSB): {fields}",
+                      s.decl.name_span)
     info = d.enums.get(name)
     if info is not None:
         variants = ", ".join(f"{W(k)} = {v}" for k, v in info.variants.items())

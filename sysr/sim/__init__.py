@@ -23,7 +23,7 @@ from .. import elab as E
 from ..diagnostics import Diagnostic, Trace
 from ..evaluate import ArrayValue, Cycle, Evaluator
 from ..front import syntax as S
-from ..types import Ty, mask, to_signed
+from ..types import Ty, mask, struct_fields, to_signed
 from .inputs import InputChooser, NoInputs, reset_port
 from .stimulus import RANDOM, Row, StimulusError, read_stimulus
 
@@ -172,6 +172,8 @@ def fmt(design, value, ty: Ty, radix: str) -> str:
         return "-"
     if ty.kind == "enum":
         return design.enums[ty.enum].name_of(value) or f"?{value}"
+    if ty.kind == "struct":  # by field: `{valid:1,data:0x05}`
+        return "{" + ",".join(f"{n}:{fmt(design, v, t, radix)}" for n, v, t in struct_fields(value, ty)) + "}"
     if ty.width == 1:
         return str(value)
     if radix == "dec":
@@ -227,6 +229,9 @@ def render(result: SimResult, filename: str, source: str, options: SimOptions) -
     if f is not None and f.kind == "property":
         for p in f.props:
             out.append(f"{filename}:{p.span.line}:{p.span.column}: error: {describe(p)} fails in cycle {f.cycle}")
+            note = p.deadline_note(f.cycle, source.splitlines())
+            if note is not None:
+                out.append(f"  note: {note}")
     elif f is not None and f.kind == "stimulus":
         for p in f.props:
             out.append(f"{filename}:{p.span.line}:{p.span.column}: error: the stimulus (line {f.line}) breaks "

@@ -1,31 +1,37 @@
-"""Fresh z3 contexts, made ahead of need on a thread of their own.
+"""Fresh z3 contexts, the first ones made ahead of need on a thread of their own.
 
 Every one-shot query is decided in a context of its own (`sysr.smt.unroll.solve_alone`), so that
-its answer and model depend on the query alone; a small design asks a few dozen. Making a z3
-context costs about 8 ms of CPU (z3 sets up every theory), as much as the rest of a small check's
-proofs. z3's API is called through ctypes, which lets go of Python's lock during the call, so a
-thread that makes contexts runs beside the parser and the proofs on another core. The contexts
-it hands out are new and unused, the same as those made on the spot: no answer depends on which
-thread made them.
+its answer and model depend on the query alone. A new z3 context starts with about 17 MB of
+tables that the system hands over page by page (about 7 ms, nearly all of it in the kernel),
+unless the memory of a freed context is there to reuse: glibc reuses it once one context has
+been freed, so after the first few queries a context costs about 1 ms.
 
-`start()` begins making them (the command line calls it before it parses, so that `import z3`
-is done beside the parser too); `fresh()` takes one, or makes one on the spot when none is ready.
+`start()` (the command line calls it before it parses) makes the first `FIRST` contexts on a
+thread: every check with state needs that many at once (the bounded unrolling's and the free
+unrolling's, `sysr.smt.prove` and `sysr.smt.induction`), and z3's API is called through ctypes,
+which lets go of Python's lock, so they are made on another core while the parser works. The
+thread then ends: contexts kept ready beyond these would each need fresh memory while the others
+are in use, and the last ones would be paid for and thrown away.
+
+The contexts handed out are new and unused, the same as those made on the spot: no answer
+depends on which thread made them. `fresh()` takes one, or makes one on the spot when none is
+ready.
 """
 
 from __future__ import annotations
 
 import threading
 
-AHEAD = 3  # contexts kept ready
+FIRST = 2  # contexts made ahead
 
 _ready: list = []
-_cond = threading.Condition()
+_lock = threading.Lock()
 _state = {"started": False}
 
 
 def start() -> None:
-    """Begin making contexts on a daemon thread (once per process)."""
-    with _cond:
+    """Begin making the first contexts on a daemon thread (once per process)."""
+    with _lock:
         if _state["started"]:
             return
         _state["started"] = True
@@ -35,20 +41,15 @@ def start() -> None:
 def fresh():
     """A new z3 context."""
     import z3
-    with _cond:
+    with _lock:
         if _ready:
-            ctx = _ready.pop(0)
-            _cond.notify_all()
-            return ctx
+            return _ready.pop(0)
     return z3.Context()
 
 
 def _fill() -> None:
     import z3
-    while True:
-        with _cond:
-            while len(_ready) >= AHEAD:
-                _cond.wait()
+    for _ in range(FIRST):
         ctx = z3.Context()  # outside the lock: ctypes releases Python's lock during the call
-        with _cond:
+        with _lock:
             _ready.append(ctx)

@@ -8,8 +8,9 @@ first, so that it comes back as V002 with its trace:
 
 1. **A hunt by simulation** (`hunt`): `HUNT_RUNS` runs from reset on the concrete evaluator,
    with random inputs within the `requires` (`sysr.sim.inputs`), each up to `MAX_FACTOR` times
-   the depth, or up to the earliest failure an earlier run found. The runs differ in how long
-   inputs keep their values (`HOLDS`: a counter's enable held high reaches its wrap soonest).
+   the depth, advancing together a cycle at a time until the first failure in any of them. The
+   runs differ in how long inputs keep their values (`HOLDS`: a counter's enable held high
+   reaches its wrap soonest).
    Cheap, and it reaches deep cycles that an unrolling from reset reaches only at great cost (that
    a counter cannot reach 60 in fewer cycles is a hard problem for a SAT solver at every depth).
 2. A failure the hunt finds is reported at once, with the earliest of its runs as the trace (a
@@ -70,45 +71,67 @@ def stepwise(prover, pending_idx: list[int], start: int, stop: int) -> bool:
 
 
 def hunt(prover, pending: list, cycles: int, budget_s: float):
-    """Random runs from reset, `HUNT_RUNS` of at most `cycles` cycles each: (the earliest cycle in
-    which one of `pending` fails in any of them, that run up to it), or None. The runs differ in
-    how long inputs hold their values (`HOLDS`: a counter's enable held high reaches its wrap
-    soonest). Their seeds are fixed, so the result depends on the design alone, unless the time
-    budget (a backstop for designs slow to evaluate) cuts the hunt short."""
-    from ..sim.inputs import InputChooser, NoInputs, reset_port
+    """Random runs from reset (`random_run`), `HUNT_RUNS` of at most `cycles` cycles each: (the
+    earliest cycle in which one of `pending` fails in any of them, that run up to it), or None.
+    The runs differ in how long inputs hold their values (`HOLDS`: a counter's enable held high
+    reaches its wrap soonest). They advance together, a cycle of each in turn, so the search stops
+    at the earliest failure (the first run in seed order among those failing in that cycle) after
+    at most `HUNT_RUNS` times that many cycles. Their seeds are fixed, so the result depends on
+    the design alone, unless the time budget (a backstop for designs slow to evaluate) cuts the
+    hunt short."""
     deadline = time.monotonic() + budget_s
-    ev = prover.ev
     index = [prover.verdicts.index(v) for v in pending]
+    prover.hunted_to = 0  # the cycles every run went through without a failure
+    runs = [[] for _ in range(HUNT_RUNS)]
+    live = {seed: random_run(prover, seed, cycles, deadline) for seed in range(HUNT_RUNS)}
+    try:
+        for t in range(cycles):
+            for seed, steps in list(live.items()):
+                cyc = next(steps, None)
+                if cyc is None:  # no input meets the requires: the run ends
+                    del live[seed]
+                    continue
+                runs[seed].append(cyc)
+                if any(cyc.props[i] == 0 for i in index):
+                    return t, runs[seed]
+                if not all(cyc.props):
+                    del live[seed]  # another property failed first: not this hunt's business
+    except OutOfTime:
+        return None
+    prover.hunted_to = min(len(run) for run in runs)
+    return None
+
+
+class OutOfTime(Exception):
+    """A random run reached its deadline (a backstop: the runs are counted)."""
+
+
+def random_run(prover, seed: int, cycles: int, deadline: float):
+    """The cycles of one random run from reset on the concrete evaluator, up to `cycles` of them:
+    inputs random within the `requires` (`sysr.sim.inputs`, holding their values at the rate
+    `HOLDS[seed]`), power-up values random, each drawn from this run's own generator, seeded by
+    `seed` (a memory's words are drawn when first read, even after the run). Ends early when no
+    input meets the `requires`; raises `OutOfTime` at the deadline. The hunt here and the covers'
+    runs (`sysr.smt.reach`) both run these."""
+    from ..sim.inputs import InputChooser, NoInputs, reset_port
+    ev = prover.ev
+    rng = random.Random(seed)
     width = {sv.name: sv.ty.width for sv in prover.sys.state}
-    best = None
-    prover.hunted_to = 0  # the cycles every run so far went through without a failure
-    reached = []
-    for seed in range(HUNT_RUNS):
-        rng = random.Random(seed)
-        chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
-        state = ev.initial_state(lambda name, i: rng.getrandbits(width[name]),
-                                 lambda name: rng.getrandbits(width[name]))
-        run, last = [], None
-        for t in range(cycles if best is None else best[0]):
-            if time.monotonic() >= deadline:
-                return best
-            try:
-                ins = chooser.choose(state, {}, last)
-            except NoInputs:
-                break
-            if chooser.requires_hold(state, ins):
-                break
-            cyc, state = ev.step(state, ins)
-            run.append(cyc)
-            last = ins
-            if any(cyc.props[i] == 0 for i in index):
-                best = (t, run)
-                break
-            if not all(cyc.props):
-                break  # another property failed first: not this hunt's business
-        reached.append(len(run))
-    prover.hunted_to = min(reached) if len(reached) == HUNT_RUNS else 0
-    return best
+    chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
+    state = ev.initial_state(lambda name, i: rng.getrandbits(width[name]), lambda name: rng.getrandbits(width[name]))
+    last = None
+    for _ in range(cycles):
+        if time.monotonic() >= deadline:
+            raise OutOfTime
+        try:
+            ins = chooser.choose(state, {}, last)
+        except NoInputs:
+            return
+        if chooser.requires_hold(state, ins):
+            return
+        cyc, state = ev.step(state, ins)
+        last = ins
+        yield cyc
 
 
 def report(prover, pending: list, t: int, cycles) -> None:

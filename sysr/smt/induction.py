@@ -1,9 +1,10 @@
 """k-induction: the properties that held from reset, proven for every reachable state.
 
 `Induction` is the part of `sysr.smt.prove.Prover` that works from an arbitrary state (one
-unrolling of its own, `free_unrolling`): `settle` proves quickly what holds in any state, or one
-cycle after any state; `induction` runs k-induction with the properties as lemmas of each
-other, dropping the lemmas a counterexample breaks until the rest prove each other.
+unrolling of its own, `free_unrolling`): `settle` proves quickly what holds one cycle after any
+state (in any state, when k is 1), all the properties in one query where it can; `induction`
+runs k-induction with the properties as lemmas of each other, dropping the lemmas a
+counterexample breaks until the rest prove each other.
 """
 
 from __future__ import annotations
@@ -92,25 +93,44 @@ class Induction:
         return self._free
 
     def settle(self, k: int) -> set[int]:
-        """The ids of the properties not refuted in cycle 0 that hold in any state under the
-        requirements, or (when k > 1) in any state one cycle after any state: then, with cycle 0
-        checked from reset, they hold in every reachable state. Each query is quick (`QUICK_WORK`)."""
+        """The ids of the properties not refuted in cycle 0 that hold in any state one cycle after
+        any state under the requirements (in any state at all when k is 1, or the design has no
+        state): then, with cycle 0 checked from reset, they hold in every reachable state. (What
+        holds in any state holds one cycle after any state, so one of the two questions is asked,
+        not both.) All of them are asked in one query, and the ones its counterexample breaks are
+        dropped until the rest hold together or none is left; each query is quick (`QUICK_WORK`),
+        and a combined query that does not finish gives way to one query per property."""
         candidates = [v for v in self.verdicts if v.status == "proven"]
         settled: set[int] = set()
+        if not candidates:
+            return settled
         un = self.free_unrolling()
-        for steps in (0, 1) if k > 1 and self.sys.state else (0,):
-            base: list = []
-            for t in range(steps + 1):
-                base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
-                if t < steps:
-                    base += un.transition(t) + self.contract(un, t)
-            base += self.contract(un, steps, early=True)
-            contract = self.contract(un, steps, early=False)
-            for v in candidates:
-                if id(v) in settled:
-                    continue
-                t0 = time.perf_counter()
-                if self.decide_one(v, un, steps, base, contract, quick=True, need_model=False)[0] == z3.unsat:
-                    settled.add(id(v))
-                v.time_s += time.perf_counter() - t0
+        steps = 1 if k > 1 and self.sys.state else 0
+        base: list = []
+        for t in range(steps + 1):
+            base += un.valid(t, state_too=True) + [un.prop(r, t) for r in self.sys.requires]
+            if t < steps:
+                base += un.transition(t) + self.contract(un, t)
+        base += self.contract(un, steps, early=True)
+        contract = self.contract(un, steps, early=False)
+        pending = list(candidates)
+        while len(pending) > 1:
+            query = Goal([(v, un.prop(v.prop, steps)) for v in pending])
+            assumed, goal = query.query(contract)
+            t0 = time.perf_counter()
+            res, model, _ = self.decide(base + assumed, goal, quick=True)
+            for v in pending:
+                v.time_s += (time.perf_counter() - t0) / len(pending)
+            if res == z3.unsat:
+                settled.update(id(v) for v in pending)
+                return settled
+            broken = query.failed(model, contract, lambda v: un.prop(v.prop, steps)) if res == z3.sat else []
+            if not broken:  # undecided within the quick budget: each property on its own
+                break
+            pending = [v for v in pending if v not in broken]
+        for v in pending:
+            t0 = time.perf_counter()
+            if self.decide_one(v, un, steps, base, contract, quick=True, need_model=False)[0] == z3.unsat:
+                settled.add(id(v))
+            v.time_s += time.perf_counter() - t0
         return settled

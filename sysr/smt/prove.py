@@ -4,9 +4,10 @@
 1. checks that the `requires` can hold in every cycle up to the depth (V001 with an unsat core;
    one incremental solver over the requirements' own cone of influence, and cycle 0 alone when
    they read no state, since then every cycle is the same constraint on fresh inputs),
-2. checks every property in cycle 0 from reset, settles those that hold in any state or one
-   cycle after any state, checks the rest from reset up to cycle k-1 (V002, the shortest
-   counterexample first, each trace replayed on the concrete evaluator before it is shown),
+2. checks every property in cycle 0 from reset, settles those that hold one cycle after any
+   state (in any state when k is 1; all in one query where they hold together), checks the rest
+   from reset up to cycle k-1 (V002, the shortest counterexample first, each trace replayed on
+   the concrete evaluator before it is shown),
 3. runs k-induction with the properties as lemmas, dropping lemmas that a counterexample breaks
    until the rest prove each other, then searches from reset for the properties left, by random
    runs up to 8 times the depth and the bounded check to the depth (`sysr.smt.deeper`: a real
@@ -86,7 +87,7 @@ class Prover(Reporting, Induction):
         """Base case from reset to k, then k-induction, then a search from reset for the properties
         induction could not prove (a real counterexample, or else V007: `sysr.smt.deeper`)."""
         started = time.perf_counter()
-        k = self.opts.induction
+        k = E.induction_depth(self.sys, self.opts.induction)
         depth = max(self.opts.depth, k)
         if not self.sys.state:
             # No state: every cycle is the same function of its inputs, so cycle 0 decides.
@@ -100,8 +101,8 @@ class Prover(Reporting, Induction):
                     v.depth = depth
             self.reached = check_reach(self)  # covers and the conditions of implications
             return self.diags, self.json()
-        # What holds in any state, or one cycle after any state, needs no more bounded cycles and
-        # no induction: settle it on those small problems first.
+        # What holds one cycle after any state needs no more bounded cycles and no induction:
+        # settle it on that small problem first.
         settled = self.settle(k)
         rest = [i for i, v in enumerate(self.verdicts) if id(v) not in settled]
         if not self.bmc(1, k, rest):
@@ -138,9 +139,9 @@ class Prover(Reporting, Induction):
         # in cycle 0 they can in every cycle, whatever happened before.
         self.requires_read_state = bool(self.requires_cone)
 
-    def extend(self) -> bool:
+    def extend(self, check: bool = True) -> bool:
         """Add the next cycle to the bounded unrolling; False when the requirements cannot hold
-        in it (V001) or the solver cannot tell (V003)."""
+        in it (V001) or the solver cannot tell (V003). Without `check`, only add it."""
         s, un, lits, t = self.bmc_solver, self.bmc_un, self.bmc_lits, self.bmc_cycles
         self.bmc_cycles += 1
         self.bmc_pending.append((t, list(self.facts)))  # data, not a closure: no cycle keeps z3's terms alive
@@ -149,7 +150,7 @@ class Prover(Reporting, Induction):
         s.add(*un.valid(t, state_too=False))
         for lit, r in zip(lits, self.sys.requires):
             s.add(z3.Implies(lit, un.prop(r, t)))
-        if t > 0 and not self.requires_read_state:
+        if not check or (t > 0 and not self.requires_read_state):
             return True
         res = s.check(*lits)
         if res == z3.unsat:
@@ -164,6 +165,26 @@ class Prover(Reporting, Induction):
                     v.status = "unknown"
             return False
         return True
+
+    def requires_hold_to(self, stop: int) -> bool:
+        """Whether the requirements can hold in every cycle up to stop-1, asked once, at the last
+        (a run through all of them makes them hold in each). True: those cycles are in the
+        unrolling. False: the solver said no or could not tell, and the cycles it added are taken
+        back, so that the cycle-by-cycle check (`extend`) finds the first failing cycle, as it
+        always has."""
+        s = self.bmc_solver
+        cycles, pending = self.bmc_cycles, len(self.bmc_pending)
+        if cycles >= stop:
+            return True
+        s.push()
+        while self.bmc_cycles < stop:
+            self.extend(check=False)
+        if s.check(*self.bmc_lits) == z3.sat:
+            return True
+        s.pop()
+        self.bmc_cycles = cycles
+        del self.bmc_pending[pending:]
+        return False
 
     def full_cycle(self, t: int, facts: list) -> tuple[list, list]:
         """The whole design's cycle t of the bounded unrolling: (the transition into it, enum
@@ -212,7 +233,7 @@ class Prover(Reporting, Induction):
         requirements cannot be met (nothing else is meaningful then)."""
         s, un, lits = self.bmc_solver, self.bmc_un, self.bmc_lits
         active = [k for k in indexes if self.verdicts[k].status == "proven"]
-        if start > 0 and not active and not self.requires_read_state:
+        if start > 0 and not active and (not self.requires_read_state or self.requires_hold_to(stop)):
             return True  # nothing left to check in these cycles
         for t in range(start, stop):
             while self.bmc_cycles <= t:

@@ -6,7 +6,7 @@ the module is proven, for the condition `a` of each property written `a ==> b` (
 reset within `--depth` cycles, under the `requires` (and, for a condition or cover with `prev`,
 only where such a property is checked: after a cycle without reset).
 
-- First random runs from reset on the evaluator (`sysr.smt.deeper.hunt`'s inputs, counted runs
+- First random runs from reset on the evaluator (`sysr.smt.deeper.random_run`, counted runs
   of `depth` cycles): a condition they reach needs no solver.
 - Then the bounded check from reset asks z3 cycle by cycle (`0..depth-1`) whether it can hold
   there, for what the runs did not reach, and for a cover the runs reached, in the cycles before
@@ -22,7 +22,6 @@ unreported.
 
 from __future__ import annotations
 
-import random
 import time
 
 import z3
@@ -72,37 +71,26 @@ def check_reach(prover) -> list[dict]:
 
 
 def by_runs(prover, targets: list[Target], depth: int, cycles: int) -> None:
-    """Random runs from reset of `cycles` cycles: a cover they reach before `depth` and a condition
-    they reach at all are reached (with the run as the trace)."""
-    from ..sim.inputs import InputChooser, NoInputs, reset_port
-    from .deeper import HOLDS, RESET_RATE
+    """Random runs from reset of `cycles` cycles (`sysr.smt.deeper.random_run`): a cover they
+    reach before `depth` and a condition they reach at all are reached (with the run as the
+    trace)."""
+    from .deeper import OutOfTime, random_run
     ev = prover.ev
-    width = {sv.name: sv.ty.width for sv in prover.sys.state}
     deadline = time.monotonic() + 5.0  # a backstop: the runs are counted
     for seed in range(RUNS):
-        rng = random.Random(1000 + seed)
-        chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
-        state = ev.initial_state(lambda name, i: rng.getrandbits(width[name]),
-                                 lambda name: rng.getrandbits(width[name]))
-        run, last = [], None
-        for t in range(cycles):
-            if time.monotonic() >= deadline:
-                return
-            try:
-                ins = chooser.choose(state, {}, last)
-            except NoInputs:
-                break
-            if chooser.requires_hold(state, ins):
-                break
-            env = dict(state)
-            env.update(ins)
-            memo: dict = {}
-            cyc, nxt = ev.step(state, ins)
-            run.append(cyc)
-            for tg in targets:
-                if tg.status == "pending" and (t < depth or tg.what != "cover") and ev.eval(tg.expr, env, memo):
-                    tg.status, tg.cycle, tg.run = "reached", t, list(run)
-            state, last = nxt, ins
+        run = []
+        try:
+            for t, cyc in enumerate(random_run(prover, 1000 + seed, cycles, deadline)):
+                run.append(cyc)
+                env = dict(cyc.state)
+                env.update(cyc.inputs)
+                for tg in targets:
+                    if tg.status == "pending" and (t < depth or tg.what != "cover") and ev.eval(tg.expr, env):
+                        tg.status, tg.cycle, tg.run = "reached", t, list(run)
+                if all(tg.status != "pending" for tg in targets):
+                    return  # (the rest of the run could only reach what is reached already)
+        except OutOfTime:
+            return
         if all(tg.status != "pending" for tg in targets):
             return
 

@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue
 from ..front import syntax as S
 from ..front.syntax import Span
-from ..types import BOOL, Ty, to_signed
+from ..types import BOOL, Ty, struct_fields, to_signed
 from .encode import bv
 from .products import multiplication_note
 from .unroll import Unrolling
@@ -39,6 +39,8 @@ class Reporting:
             return str(value)
         if ty.kind == "enum":
             return self.d.enums[ty.enum].name_of(value) or f"?{value}"
+        if ty.kind == "struct":  # by field: `{valid:1,data:5}`
+            return "{" + ",".join(f"{n}:{self.fmt(v, t)}" for n, v, t in struct_fields(value, ty)) + "}"
         if ty.width > 16:
             return f"0x{value:x}"
         if ty.signed:
@@ -199,6 +201,8 @@ class Reporting:
                          f"`if {d} != 0 then ... else ...`, or state with a `requires` why it cannot be zero")
         else:
             msg = f"{self.describe(v.prop)} may not hold: it fails in cycle {t} of this trace from reset"
+            if v.prop.bounded is not None:
+                notes.append(v.prop.deadline_note(t, self.lines))
         if same_as is not None:
             notes = [f"the trace is the one shown for {self.describe(same_as.prop)} "
                      f"(line {same_as.prop.span.line})"]

@@ -15,7 +15,7 @@ The checker is one class assembled from mixins over the shared state of `context
 `decls` (declarations and scopes), `names` (names, paths, calls), `exprs` (expression and
 literal typing), `consts` (constant evaluation), `patterns` (match arms), `stmts` (statements
 and blocks), `spec` (specification rules and holes), `instances` (modules, instances, the top),
-`externs` (what an extern module may hold) and `params` (parameters and `int` consts: one copy of a module per binding, §4.8).
+`externs` (what an extern module may hold), `structs` (packed structs and their fields) and `params` (parameters and `int` consts: one copy of a module per binding, §4.8).
 
 Modules are checked from a work list: every module without parameters, and every root (a
 module no other instantiates: the top, with `--param`, and those the top does not reach) with
@@ -34,16 +34,19 @@ from .context import Ctx
 from .decls import Declarations
 from .exprs import Expressions
 from .externs import Externs
+from .fnbody import FnBodies
 from .instances import Instances
 from .names import Names
 from .params import Parameters, binding_key
 from .patterns import Patterns
 from .spec import SpecRules
 from .stmts import Statements
+from .structs import Structs
+from .temporal import Temporal
 
 
-class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Instances,
-              Parameters, Externs):
+class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements, SpecRules, Temporal, Instances,
+              Parameters, Externs, FnBodies, Structs):
     """The whole check of one file: `run` walks it in declaration order."""
 
     def __init__(self, tree: S.SourceFile, top: str | None = None,
@@ -66,6 +69,7 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         for item in self.tree.items:
             if isinstance(item, S.EnumDecl):
                 self.enum_decl(item)
+        self.struct_decls()
         for item in self.tree.items:
             if isinstance(item, S.ConstDecl) and item.ty.name != "int":
                 self.const_decl(item, Ctx("const"))
@@ -158,8 +162,8 @@ class Checker(Declarations, Names, Expressions, Constants, Patterns, Statements,
         self.module_bodies(m)
         design = Design(self.tree, m, self.enums, dict(self.consts), self.fns, self.signals,
                         self.types, self.refs, self.const_values, self.holes, instances=self.instances,
-                        binding=binding, key=key,
-                        ints=self.__dict__.get("ints", {}).get(key or m.name, {}))
+                        binding=binding, key=key, expanded=self.expanded,
+                        ints=self.__dict__.get("ints", {}).get(key or m.name, {}), structs=self.structs)
         self.consts, self.global_spans, self.broken = saved
         self.signals, self.broken_signals, self.holes, self.instances, self.current = outer
         return design

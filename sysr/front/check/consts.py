@@ -7,7 +7,7 @@ the prover); `const_int` demands one where the language needs a constant.
 
 from __future__ import annotations
 
-from ...types import (BUILTINS, Ty, bits_for, from_int, op_binary, op_builtin, op_cast, op_concat,
+from ...types import (BUILTINS, Ty, bits_for, from_int, op_binary, op_builtin, op_cast, op_concat, op_set_bits,
                       op_slice, op_unary, uint)
 from .. import syntax as S
 from .context import CheckerBase, Ctx, has_hole
@@ -81,9 +81,17 @@ class Constants(CheckerBase):
             if c is None:
                 return None
             return ce(e.then) if c else ce(e.else_)
-        if isinstance(e, S.Slice):
+        if isinstance(e, (S.Slice, S.Field)):
             a, hi, lo = ce(e.base), ce(e.hi), ce(e.lo)
             return None if None in (a, hi, lo) else op_slice(a, hi, lo)
+        if isinstance(e, S.StructLit):
+            out = 0 if e.base is None else ce(e.base)
+            for i in e.inits:
+                got, v = ty.field(i.name), ce(i.value)
+                if out is None or got is None or v is None:
+                    return None
+                out = op_set_bits(out, got[0], got[1], v)
+            return out
         if isinstance(e, S.Concat):
             vals = [ce(p) for p in e.parts]
             if None in vals:

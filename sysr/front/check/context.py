@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ... import limits
 from ...diagnostics import Diagnostic, Severity, error
-from ...model import EnumInfo, FnInfo, Local, Signal
+from ...model import EnumInfo, FnInfo, Local, Signal, StructInfo
 from ...types import Ty
 from .. import syntax as S
 
@@ -69,7 +69,7 @@ def has_own_type(e) -> bool:
         return has_own_type(e.then) or has_own_type(e.else_)
     if isinstance(e, S.MatchExpr):
         return any(has_own_type(a.value) for a in e.arms)
-    if isinstance(e, S.Call) and e.func == "prev" and len(e.args) == 1:
+    if isinstance(e, S.Call) and e.func == "prev" and len(e.args) in (1, 2):
         return has_own_type(e.args[0])
     return True
 
@@ -103,6 +103,8 @@ class CheckerBase:
         self.tree = tree
         self.diags: list[Diagnostic] = []
         self.enums: dict[str, EnumInfo] = {}
+        self.structs: dict[str, StructInfo] = {}
+        self.struct_decl_of: dict[str, S.StructDecl] = {}  # every struct declared once, by name
         self.consts: dict[str, tuple[Ty, int]] = {}
         self.fns: dict[str, FnInfo] = {}
         self.signals: dict[str, Signal] = {}
@@ -110,6 +112,8 @@ class CheckerBase:
         self.types: dict[int, Ty] = {}
         self.refs: dict[int, object] = {}
         self.const_values: dict[int, int] = {}
+        self.future_ok: set[int] = set()  # id of each `next`/`within` call where a bounded form may stand
+        self.expanded: dict[int, S.Spec] = {}  # id(spec) -> the spec in `prev` terms (`temporal`)
         self.holes: list[tuple[S.Hole, Ty | None]] = []
         self.global_spans: dict[str, S.Span] = {}
         self.broken: set[str] = set()  # consts and fns whose declaration has an error

@@ -34,14 +34,19 @@ class Declarations(CheckerBase):
             return sint(width) if signed else uint(width)
         if t.name in self.enums:
             return self.enums[t.name].ty
-        notes = ["types are `bool`, `uN` and `sN` for N in 1..=256, and declared enums"]
+        if t.name in self.struct_decl_of:
+            return self.struct_type(t.name)
+        if t.name in self.broken:
+            return None  # a struct declared twice: reported there
+        notes = [f"types are `bool`, `uN` and `sN` for N in 1..={MAX_WIDTH}, and declared enums and structs"]
         if t.name == "int":
             notes = ["`int` is the type of module parameters and `int` consts only (§4.8); a signal has a "
                      "width: `u32`, or `u[W]` with a parameter `W`"]
         if t.name in ("clock",) + S.RESET_KINDS:
             notes = [f"`{t.name}` is a kind of port, not a type: write `NAME: {t.name}` without `in` or `out`"]
         other = _foreign_type(t.name)
-        hint = f"; did you mean `{other}`?" if other else self.suggest(t.name, list(self.enums) + ["bool", "u8", "s8"])
+        hint = f"; did you mean `{other}`?" if other else self.suggest(t.name, list(self.enums) + list(self.struct_decl_of)
+                                                                    + ["bool", "u8", "s8"])
         self.err_once(("enum", t.name), "N003", f"unknown type `{S.written(t.name)}`" + hint, t.span, *notes)
         return None
 
@@ -160,6 +165,9 @@ class Declarations(CheckerBase):
         ctx = Ctx("fn")
         for (name, ty), p in zip(info.params, f.params):
             ctx = ctx.bind(Local(name, ty, "param", p.span))
+        if f.stmts is not None:
+            self.fn_statements(f, info, ctx)  # sysr.front.check.fnbody
+            return
         for let in f.lets:
             ctx = self.let(let, ctx)
         self.expr(f.body, ctx, info.ret)
@@ -168,7 +176,8 @@ class Declarations(CheckerBase):
     def global_kind(self, name: str) -> str:
         for item in self.tree.items:
             if getattr(item, "name", None) == name and not isinstance(item, S.Module):
-                return {S.EnumDecl: "an enum", S.ConstDecl: "a const", S.FnDecl: "a fn"}[type(item)]
+                return {S.EnumDecl: "an enum", S.ConstDecl: "a const", S.FnDecl: "a fn",
+                        S.StructDecl: "a struct"}[type(item)]
         return "a const"  # a module-level const
 
     def add_signal(self, sig: Signal) -> None:
@@ -337,4 +346,6 @@ def _foreign_type(name: str) -> str | None:
 
 
 def _fn_parts(f: S.FnDecl) -> list:
+    if f.stmts is not None:
+        return list(f.stmts) + [f.body]
     return [let.value for let in f.lets] + [f.body]

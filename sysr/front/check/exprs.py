@@ -36,9 +36,10 @@ class Expressions(CheckerBase):
             self.err("T003", f"the literal `{lit.text}` needs a type here", lit.span,
                      f"give it a suffix, e.g. `{lit.text}u8`")
             return None
-        if ty.kind == "enum":
+        if ty.is_named:
             self.err("T001", f"expected `{ty}`, found the integer `{lit.text}`", lit.span,
-                     f"write a variant, `{S.written(ty.enum)}::NAME`")
+                     f"write a variant, `{S.written(ty.enum)}::NAME`" if ty.kind == "enum" else
+                     f"write a struct literal, `{S.written(ty.enum)} {{ {S.written(ty.fields[0][0])}: ..., ... }}`")
             return None
         value = -lit.value if negated else lit.value
         if lit.origin is not None and not fits(value, ty):
@@ -85,8 +86,15 @@ class Expressions(CheckerBase):
             return (f"convert with `as {expected}`",)
         if got.kind == "enum" and expected.is_int:
             return (f"`as {expected}` gives the encoding of a `{got}`",)
+        if got.kind == "struct" and expected.is_int:
+            return (f"`as {expected}` gives the bits of a `{got}`",)
         if expected.kind == "enum":
             return (f"write a variant, `{S.written(expected.enum)}::NAME`",)
+        if expected.kind == "struct" and got.is_int and got.width == expected.width:
+            return (f"`as {expected}` reads the bits as a `{expected}`",)
+        if expected.kind == "struct":
+            return (f"`{expected}` is {expected.width} bits wide; build one with a struct literal, "
+                    f"`{S.written(expected.enum)} {{ {S.written(expected.fields[0][0])}: ..., ... }}`",)
         return ()
 
     def expr(self, e, ctx: Ctx, expected: Ty | None, cond: bool = False, quiet_literal: bool = False) -> Ty | None:
@@ -127,8 +135,8 @@ class Expressions(CheckerBase):
                 self.types[id(e.operand)] = t
             return t
         t = self.expr(e.operand, ctx, expected if not has_own_type(e.operand) else None)
-        if t is not None and t.kind == "enum":
-            self.err("T008", f"`{e.op}` is not defined for the enum `{t}`", e.span)
+        if t is not None and t.is_named:
+            self.err("T008", f"`{e.op}` is not defined for the {t.kind} `{t}`", e.span)
             return None
         return t
 
@@ -179,18 +187,18 @@ class Expressions(CheckerBase):
                 rt = self.expr(e.right, ctx, None)
             if rt is not None and rt.kind != "uint":
                 self.err("T008", f"a shift amount must be unsigned, found `{rt}`", e.right.span)
-            if lt is not None and lt.kind == "enum":
-                self.err("T008", f"`{op}` is not defined for the enum `{lt}`", e.span)
+            if lt is not None and lt.is_named:
+                self.err("T008", f"`{op}` is not defined for the {lt.kind} `{lt}`", e.span)
                 return None
             return lt
         if op in COMPARE:
             lt, rt = self.operand_pair(e.left, e.right, ctx, None)
             if lt is not None and rt is not None and lt != rt:
                 self.err("T001", f"`{op}` compares `{lt}` with `{rt}`; both sides must have the same type",
-                         e.span, "convert one side with `as`")
-            elif lt is not None and lt.kind == "enum" and op not in ("==", "!="):
-                self.err("T008", f"`{op}` is not defined for the enum `{lt}`; enums compare with `==` and `!=`",
-                         e.span)
+                         e.span, *self.compare_note(lt, rt))
+            elif lt is not None and lt.is_named and op not in ("==", "!="):
+                self.err("T008", f"`{op}` is not defined for the {lt.kind} `{lt}`; {lt.kind}s compare with `==` "
+                                 "and `!=`", e.span)
             return BOOL
         # arithmetic and bitwise
         lt, rt = self.operand_pair(e.left, e.right, ctx, expected)
@@ -201,8 +209,9 @@ class Expressions(CheckerBase):
         if lt is None or rt is None:
             return None  # reported where it went wrong
         t = lt
-        if t.kind == "enum":
-            self.err("T008", f"`{op}` is not defined for the enum `{t}`", e.span, "use `as` to get its encoding")
+        if t.is_named:
+            self.err("T008", f"`{op}` is not defined for the {t.kind} `{t}`", e.span,
+                     "use `as` to get its encoding" if t.kind == "enum" else "apply it to a field, `s.f`")
             return None
         if op in ("/", "%") and self.const_eval(e.right) == 0:
             self.err("T020", f"the divisor of `{op}` is the constant 0", e.right.span,
@@ -237,6 +246,8 @@ class Expressions(CheckerBase):
         src = self.expr(e.operand, ctx, None)
         if src is None or dst is None:
             return dst
+        if dst.kind == "struct":
+            return self.struct_cast(e, src, dst)
         if dst.kind == "enum":
             self.err("T006", f"cannot cast `{src}` to the enum `{dst}`", e.span,
                      f"enums are made from their variants; to test a number, compare it with a variant's "
@@ -317,8 +328,8 @@ class Expressions(CheckerBase):
         if bt is None:
             self.index_expr(e.index, ctx, None)
             return None
-        if bt.kind == "enum":
-            self.err("T008", f"cannot index the enum `{bt}`", e.span, "cast it to its encoding first")
+        if bt.is_named:
+            self.err("T008", f"cannot index the {bt.kind} `{bt}`", e.span, self.bits_note(bt))
             return None
         self.index_expr(e.index, ctx, bt.width)
         return BOOL
@@ -347,8 +358,8 @@ class Expressions(CheckerBase):
         bt = self.expr(e.base, ctx, None)
         if bt is None:
             return None
-        if bt.kind == "enum":
-            self.err("T008", f"cannot slice the enum `{bt}`", e.span, "cast it to its encoding first")
+        if bt.is_named:
+            self.err("T008", f"cannot slice the {bt.kind} `{bt}`", e.span, self.bits_note(bt))
             return None
         return self.slice_bounds(e.hi, e.lo, bt, ctx, e.span)
 
@@ -370,8 +381,8 @@ class Expressions(CheckerBase):
             if t is None:
                 ok = False
                 continue
-            if t.kind == "enum":
-                self.err("T008", f"cannot concatenate the enum `{t}`", p.span, "cast it to its encoding first")
+            if t.is_named:
+                self.err("T008", f"cannot concatenate the {t.kind} `{t}`", p.span, self.bits_note(t))
                 ok = False
             total += t.width
         if not ok:

@@ -87,7 +87,7 @@ class Names(CheckerBase):
         hint = ()
         if e.name in self.enums:
             hint = (f"an enum is used through its variants: `{S.written(e.name)}::VARIANT`",)
-        elif e.name in self.fns or e.name in BUILTINS or e.name == "prev":
+        elif e.name in self.fns or e.name in BUILTINS or e.name in S.TEMPORAL:
             hint = (f"`{S.written(e.name)}` is a function; call it: `{S.written(e.name)}(...)`",)
         self.err_once(("name", e.name), "N001", f"unknown name `{S.written(e.name)}`" + self.suggest(e.name, pool),
                       e.span, *hint)
@@ -114,6 +114,8 @@ class Names(CheckerBase):
     def e_Call(self, e: S.Call, ctx: Ctx, expected):
         if e.func == "prev":
             return self.call_prev(e, ctx, expected)
+        if e.func in S.FUTURE and e.func not in self.fns:  # a fn of the file's takes the name
+            return self.call_future(e, ctx, expected)
         if e.func in BUILTINS:
             return self.call_builtin(e, ctx)
         return self.call_fn(e, ctx)
@@ -158,9 +160,13 @@ class Names(CheckerBase):
         return info.ret
 
     def unknown_function(self, e: S.Call, ctx: Ctx) -> None:
-        pool = list(self.fns) + list(BUILTINS) + ["prev"]
+        pool = list(self.fns) + list(BUILTINS) + list(S.TEMPORAL)
         hint = ()
-        if e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
+        if e.func in self.structs:
+            ty = self.structs[e.func].ty
+            hint = (f"`{S.written(e.func)}` is a struct: build one with its fields named, "
+                    f"`{S.written(e.func)} {{ {', '.join(f'{S.written(n)}: ...' for n, _ in ty.fields)} }}`",)
+        elif e.func in self.signals or e.func in ctx.scope or e.func in self.consts:
             hint = (f"`{S.written(e.func)}` is a value, not a function; to index it write `{S.written(e.func)}[i]`",)
         elif not self.suggest(e.func, pool):
             hint = ("the builtins are " + ", ".join(f"`{b}`" for b in BUILTINS) + " and `prev`; "

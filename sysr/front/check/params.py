@@ -17,11 +17,12 @@ import dataclasses
 from dataclasses import dataclass, replace
 
 from ...diagnostics import Related
+from ...types import MAX_WIDTH
 from .. import printer
 from .. import syntax as S
 from .context import CheckerBase, subnodes
 
-MAX_SHIFT = 1024  # `1 << n` in an int expression: n at most this (a wider value fits no type)
+MAX_SHIFT = 4096  # `1 << n` in an int expression: n at most this (a wider value fits no type)
 EXPRS = (S.IntLit, S.BoolLit, S.Name, S.Path, S.Hole, S.Unary, S.Binary, S.Cast, S.IfExpr, S.MatchExpr,
          S.Index, S.Slice, S.Concat, S.Call, S.Quant, S.InstPort)
 
@@ -227,9 +228,9 @@ class Specializer:
             self.report("T010", f"the width of `{t.name}[...]` must be a constant: parameters, `int` consts and "
                                 f"literals, not `{_text(t.width)}`", t.width.span)
             return t
-        if not 1 <= f.value <= 256:
+        if not 1 <= f.value <= MAX_WIDTH:
             self.report("T011", f"`{t.name}[{_text(t.width)}]` has width {f.value}{self.where}: widths go from 1 "
-                                "to 256", t.span)
+                                f"to {MAX_WIDTH}", t.span)
             return t
         return S.TypeRef(f"{t.name}{f.value}", t.span)
 
@@ -289,7 +290,8 @@ class Parameters(CheckerBase):
                 self.declare_global(item.name, item.name_span)
                 self.int_const(item, self.int_env, "")
                 items.append(item)
-            elif isinstance(item, (S.ConstDecl, S.FnDecl, S.EnumDecl)) and self.int_env and mentions(item, self.int_env):
+            elif isinstance(item, (S.ConstDecl, S.FnDecl, S.EnumDecl, S.StructDecl)) and self.int_env \
+                    and mentions(item, self.int_env):
                 if isinstance(item, S.FnDecl):
                     self.fn_int_names(item)
                 items.append(Specializer(self.int_env, self.err).copy(item))
@@ -299,7 +301,8 @@ class Parameters(CheckerBase):
 
     def fn_int_names(self, f: S.FnDecl) -> None:
         """N002 for a fn parameter or `let` named like an `int` const (it would be replaced)."""
-        for name, span in [(p.name, p.span) for p in f.params] + [(x.name, x.name_span) for x in f.lets]:
+        lets = [x for st in f.stmts for x in subnodes(st, S.Let)] if f.stmts is not None else f.lets
+        for name, span in [(p.name, p.span) for p in f.params] + [(x.name, x.name_span) for x in lets]:
             if name in self.int_env:
                 self.err("N002", f"`{S.written(name)}` is already the name of an `int` const", span,
                          "it stands for its value everywhere: give this one a name of its own",

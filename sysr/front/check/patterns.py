@@ -24,6 +24,11 @@ class Patterns(CheckerBase):
         """
         if sty is None:
             return
+        if sty.kind == "struct":
+            self.err("T008", f"cannot match on the struct `{sty}`", subject.span,
+                     f"match on one of its fields, `match s.{S.written(sty.fields[0][0])} {{ ... }}`, or compare "
+                     "whole structs with `==`")
+            return
         fits = [(p, self.pattern(p, sty)) for pats in arm_patterns for p in pats]
         bad = [p for p, ok in fits if ok is False]
         if bad:

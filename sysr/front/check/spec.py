@@ -67,14 +67,16 @@ class SpecRules(CheckerBase):
                           "use `assert` for a property that reads inputs")
 
     def call_prev(self, e: S.Call, ctx: Ctx, expected):
-        if len(e.args) != 1:
-            self.err("T009", f"`prev` takes one argument, got {len(e.args)}", e.span)
+        if len(e.args) not in (1, 2):
+            self.err("T009", f"`prev` is written `prev(e)` or `prev(e, n)`, got {len(e.args)} argument(s)", e.span)
             return None
         if ctx.where not in SPEC_WHERE and ctx.where not in GHOST_WHERE:
             self.err("S004", "`prev` may be used only in specifications and ghost logic", e.span,
                      "in design logic, keep the previous value in a register")
         elif ctx.in_prev:
-            self.err("S004", "`prev` cannot be nested; keep older values in a ghost register", e.span)
+            self.err("S004", "`prev` cannot be nested; `prev(x, 2)` is `x` two cycles back", e.span)
+        if len(e.args) == 2:
+            self.cycle_count(e.args[1], ctx, "prev")
         return self.operand(e.args[0], replace(ctx, in_prev=True), expected)
 
     def e_Quant(self, e: S.Quant, ctx: Ctx, expected):

@@ -30,7 +30,7 @@ class Statements(CheckerBase):
                 kind = ("ghost_" if ghost else "") + ("logic" if isinstance(item, S.CombBlock) else "seq")
                 self.block(item.body, Ctx(kind))
             elif isinstance(item, S.Spec):
-                self.expr(item.expr, Ctx(item.kind, item=id(item)), BOOL)
+                self.spec_item(item)
             elif isinstance(item, S.InstDecl):
                 self.inst_bindings(item)
 
@@ -91,14 +91,21 @@ class Statements(CheckerBase):
                                     "such as `1u8`")
         if let.name in ctx.scope or let.name in self.signals or let.name in self.consts:
             self.err("N002", f"`{S.written(let.name)}` is already defined; a `let` needs a new name", let.name_span)
+        if let.mutable and ctx.where != "fn":
+            self.err("A024", "`let mut` is only for fns: a block's `let` is assigned once", let.span,
+                     "in a `comb` block, a value assigned several times is a `wire` (or an output)")
         # an unknown type (None) silences the uses; the error was reported
-        local = Local(let.name, ty, "let", let.name_span)  # type: ignore[arg-type]
+        kind = "mut" if let.mutable and ctx.where == "fn" else "let"
+        local = Local(let.name, ty, kind, let.name_span)  # type: ignore[arg-type]
         self.refs[id(let)] = local
         return ctx.bind(local)
 
     def stmt(self, st, ctx: Ctx) -> Ctx:
         if isinstance(st, S.Let):
             return self.let(st, ctx)
+        if ctx.where == "fn" and not isinstance(st, (S.If, S.For)):
+            self.fn_statement(st, ctx)  # sysr.front.check.fnbody
+            return ctx
         if isinstance(st, (S.Assign, S.NbAssign)):
             self.assignment(st, ctx)
         elif isinstance(st, S.If):
@@ -116,9 +123,12 @@ class Statements(CheckerBase):
         return ctx
 
     def for_stmt(self, st: S.For, ctx: Ctx) -> None:
-        why = "a `for` loop is unrolled, so its bounds must be constants"
-        start = self.const_int(st.start, ctx, why)
-        end = self.const_int(st.end, ctx, why)
+        why = ["a `for` loop is unrolled, so its bounds must be constants"]
+        if ctx.where == "fn":
+            why.append("a fn's parameter is a value, not a constant: loop to the largest bound and guard the body, "
+                       "`for i in 0..8 { if (i as u4) < n { ... } }`")
+        start = self.const_int(st.start, ctx, *why)
+        end = self.const_int(st.end, ctx, *why)
         ty = None  # a bound with an error: the variable's uses are not checked
         if start is not None and end is not None:
             if end - start > MAX_FOR or end < start:
@@ -168,6 +178,11 @@ class Statements(CheckerBase):
                 return None
             self.index_expr(lv.index, ctx, sig.ty.width)
             return BOOL
+        if lv.fields:
+            if sig.is_array:
+                self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element", lv.span)
+                return None
+            return self.field_target(lv, sig.ty)
         if lv.hi is not None:
             if sig.is_array:
                 self.err("T012", f"{sig.describe()} cannot be assigned whole: assign one element, "

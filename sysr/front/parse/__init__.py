@@ -13,16 +13,33 @@ sysr.front.parse` writes the tables cache.
 
 from __future__ import annotations
 
+import sys
 import threading
 
-import lark
 
-from ... import overrun
-from ...diagnostics import Diagnostic
-from .. import syntax as S
-from .errors import unexpected_character, unexpected_input, unexpected_token
-from .grammar import _GRAMMAR, _Build, _parser, build_parser, cache_key_parts
-from .rules import parse_int_text
+def _import_lark():
+    """`import lark` without the third-party `regex` module, which lark imports whenever it is
+    installed, for grammars that ask for it (sysr's does not): that import alone was a twentieth
+    of a small check's start-up. `regex` stays importable for anyone else."""
+    blocked = "regex" not in sys.modules
+    if blocked:
+        sys.modules["regex"] = None  # type: ignore[assignment]  # `import regex` fails
+    try:
+        import lark
+    finally:
+        if blocked and sys.modules.get("regex", 0) is None:
+            del sys.modules["regex"]
+    return lark
+
+
+lark = _import_lark()
+
+from ... import overrun  # noqa: E402
+from ...diagnostics import Diagnostic  # noqa: E402
+from .. import syntax as S  # noqa: E402
+from .errors import unexpected_character, unexpected_input, unexpected_token  # noqa: E402
+from .grammar import _GRAMMAR, _Build, _parser, build_parser, cache_key_parts  # noqa: E402
+from .rules import parse_int_text  # noqa: E402
 
 __all__ = ["parse", "parse_int_text", "build_parser", "cache_key_parts", "_Build", "_GRAMMAR", "_parser"]
 
@@ -60,3 +77,4 @@ def _run(text: str) -> tuple[S.SourceFile, list[Diagnostic]]:
         finally:
             builder.depth.clear()
             builder.alive.clear()
+            builder.inst_ports.clear()

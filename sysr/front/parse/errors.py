@@ -18,6 +18,7 @@ from .rules import _tok_span
 # How terminals are shown in "expected ..." messages.
 _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "an integer literal", "HOLE": "a hole `?name`",
+    "STRUCT_OPEN": "a struct literal",
     "$END": "end of file",
 }
 
@@ -40,7 +41,8 @@ _EXPR_START = {"NAME", "INT", "LPAR", "HOLE"}
 _OPERATORS = {"`+`", "`-`", "`*`", "`/`", "`%`", "`&`", "`|`", "`^`", "`<<`", "`>>`", "`==`", "`!=`", "`<`",
               "`<=`", "`>`", "`>=`", "`&&`", "`||`", "`==>`", "`as`", "`[`"}
 _EXPR_TOKENS = {"`!`", "`~`", "`-`", "`(`", "`{`", "`true`", "`false`", "`match`", "`if`",
-                "`forall`", "`exists`", "a name", "an integer literal", "a hole `?name`"}
+                "`forall`", "`exists`", "a name", "an integer literal", "a hole `?name`",
+                "a struct literal"}
 
 
 def _expected(names) -> str:
@@ -75,7 +77,7 @@ _WORD_HINTS = {
     "while": "the only loop is `for i in 0..N { ... }` with a constant N",
     "loop": "the only loop is `for i in 0..N { ... }` with a constant N",
     **{w: f"`{w}` declarations go at file level, outside every module (a `const` may be in either)"
-       for w in ("enum", "fn")},
+       for w in ("enum", "fn", "struct")},
 }
 
 
@@ -120,6 +122,11 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
         return ("`<=` assigns registers inside `seq { ... }`; at module level write `NAME = expr;`",)
     if words == {"`::`"}:
         return ("enum variants are written with their enum, e.g. `Op::Add`",)
+    if str(tok) == "." and prev is not None and str(prev) == "]":
+        return ("an element of an array is assigned whole: `m[i] <= S { f: v, ..m[i] };` sets one field",)
+    if str(tok) == "." and words == {"`=`"}:
+        return ("a field is assigned in a `comb` block after the whole signal, `comb { y = e; y.f = v; }`; at "
+                "module level build the whole value, `y = S { f: v, ... };`",)
     return ()
 
 
@@ -193,7 +200,13 @@ def _habit(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
     for t in (prev, tok):
         if (t is not None and t.type == "NAME" and str(t) in _HABITS and not _written_raw(t, text)
                 and not re.search(rf"\b{t}\s*:(?!:)", text)):
-            return error("P006", *_HABITS[str(t)][:1], _tok_span(t), _HABITS[str(t)][1])
+            note = _HABITS[str(t)][1]
+            if re.search(r"\bstruct\s+packed\b", text[:t.start_pos or 0]):  # `struct packed { logic v; ... }`
+                note = habits.STRUCT_FIELDS
+            return error("P006", *_HABITS[str(t)][:1], _tok_span(t), note)
+    sva = habits.sva_implication(text, tok.start_pos) if str(tok) in ("=>", ">", "-") else None
+    if sva is not None:
+        return error("P006", sva[0], _tok_span(tok), sva[1])
     if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
         msg, note = habits.width_habit(str(prev))
         return error("P006", msg, _tok_span(prev), note)
@@ -209,7 +222,7 @@ def unexpected_character(e: lark.UnexpectedCharacters, text: str) -> Diagnostic:
     if ch == "@" and before and before.group(1) in _HABITS:  # `always @(posedge clk)`
         note = habits.edge_habit(text[e.pos_in_stream:e.pos_in_stream + 200]) or _HABITS[before.group(1)][1]
         return error("P006", _HABITS[before.group(1)][0], span, note)
-    found = habits.char_habit(text, e.pos_in_stream) if ch in "#$@" else None
+    found = habits.char_habit(text, e.pos_in_stream) if ch in "#$@'" else None
     if found is not None and not (ch == "#" and text[max(0, e.pos_in_stream - 1)] == "r"):
         return error("P006", found[0], span, found[1])
     shown = ch if ch.isprintable() else repr(ch)[1:-1]

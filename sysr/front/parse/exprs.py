@@ -8,7 +8,8 @@ from lark import Token
 
 from ...diagnostics import error
 from .. import syntax as S
-from .rules import _INT_FORMS, _Op, _Seq, _rule, _tok_span, parse_int_text
+from .fields import field_node, struct_open
+from .rules import _INT_FORMS, _Op, _Seq, _after, _raw, _rule, _tok_span, parse_int_text
 
 
 class ExprRules:
@@ -137,9 +138,29 @@ class ExprRules:
         return S.Name(str(c[0]), _tok_span(c[0]))
 
     @_rule
-    def inst_port(self, span, c):
-        inst, port = c
-        return S.InstPort(str(inst), str(port), span, _tok_span(inst), _tok_span(port))
+    def field(self, span, c):
+        """`u.y` on a plain name is read as an instance's port, and `s.f` on anything else as a
+        struct field; `resolve_fields` turns `s.f` on a name that is no instance into a field."""
+        base, name = c
+        if isinstance(base, S.Name) and id(base) not in self.container:
+            port = S.InstPort(base.name, str(name), span, base.span, _tok_span(name))
+            self.inst_ports.append(port)
+            return port
+        return field_node(base, str(name), span, _tok_span(name))
+
+    @_raw
+    def struct_lit(self, span, c):
+        head = c[0]
+        name, name_span, first, first_span = struct_open(head)
+        inits = [S.FieldInit(first, c[1], first_span.to(c[1].span), first_span)]
+        inits += [x for x in c[2:] if isinstance(x, S.FieldInit)]
+        base = _after(c, "..")
+        return S.StructLit(name, tuple(inits), base, span, name_span)
+
+    @_rule
+    def field_init(self, span, c):
+        name, value = c
+        return S.FieldInit(str(name), value, span, _tok_span(name))
 
     @_rule
     def path(self, span, c):

@@ -12,7 +12,7 @@ from lark import Token
 
 from ... import limits, overrun
 from .. import tables
-from . import exprs, items, rules
+from . import exprs, fields, items, rules
 from .exprs import ExprRules
 from .items import ItemRules
 from .rules import _GRAMMAR, BuilderBase, _tok_span
@@ -44,7 +44,7 @@ def _short_literal(tok: Token) -> Token:
     if len(tok) > limits.MAX_LITERAL_CHARS:
         raise overrun.exceeded("L004", f"this integer literal is {len(tok)} characters long; literals have at "
                                        f"most {limits.MAX_LITERAL_CHARS}", _tok_span(tok),
-                               "no type is wider than 256 bits, so no longer literal fits one")
+                               "no type is wider than 4,096 bits, so no longer literal fits one")
     return tok
 
 
@@ -55,7 +55,7 @@ def cache_key_parts() -> tuple[str, ...] | None:
     time."""
     try:
         return (_GRAMMAR, *(Path(f).read_text(encoding="utf-8")
-                            for f in (__file__, rules.__file__, items.__file__, exprs.__file__)))
+                            for f in (__file__, rules.__file__, items.__file__, exprs.__file__, fields.__file__)))
     except (OSError, TypeError):
         return None
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from lark import Token
 
+from ...diagnostics import error
 from .. import syntax as S
+from .fields import resolve_fields
 from .rules import _Seq, _after, _kind_port, _nodes, _raw, _rule, _tok_span, _token
 
 
@@ -16,6 +18,8 @@ class ItemRules:
     # -- file and items
     @_rule
     def start(self, span, items):
+        if self.inst_ports:  # some `a.b` may be a struct field rather than an instance's port
+            items = resolve_fields(items)
         return S.SourceFile(tuple(items), span)
 
     @_rule
@@ -63,6 +67,16 @@ class ItemRules:
         return S.EnumDecl(str(name), repr_, _nodes(c, S.Variant), span, _tok_span(name))
 
     @_rule
+    def struct_field(self, span, c):
+        name, ty = c
+        return S.StructField(str(name), ty, span, _tok_span(name))
+
+    @_raw
+    def struct_decl(self, span, c):
+        name = _token(c, "NAME")
+        return S.StructDecl(str(name), _nodes(c, S.StructField), span, _tok_span(name))
+
+    @_rule
     def param(self, span, c):
         name, ty = c
         return S.Param(str(name), ty, span)
@@ -70,9 +84,23 @@ class ItemRules:
     @_raw
     def fn_decl(self, span, c):
         name = _token(c, "NAME")
-        body = [x for x in c if not isinstance(x, Token)][-1]
-        return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), _nodes(c, S.Let), body, span,
-                        _tok_span(name))
+        nodes = [x for x in c if not isinstance(x, Token)]
+        body = nodes[-1]
+        stmts = tuple(x for x in nodes[:-1] if isinstance(x, (S.Let, S.Assign, S.If, S.For)))
+        if all(isinstance(st, S.Let) and not st.mutable for st in stmts):
+            return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), stmts, body, span, _tok_span(name))
+        return S.FnDecl(str(name), _nodes(c, S.Param), _after(c, "->"), (), body, span, _tok_span(name), stmts)
+
+    @_rule
+    def fn_assign(self, span, c):
+        target, value = c
+        lv = _fn_target(target)
+        if lv is None:
+            self.diags.append(error("P001", "only a `let mut` variable, one of its bits `x[i]`, a slice "
+                                            "`x[hi:lo]` or a field `x.f` can be assigned", target.span,
+                                    "a fn assigns its own `let mut` variables; its value is its last expression"))
+            lv = S.LValue("", None, None, None, target.span, target.span)
+        return S.Assign(lv, value, span)
 
     @_rule
     def module(self, span, c):
@@ -179,7 +207,8 @@ class ItemRules:
     @_raw
     def let_stmt(self, span, c):
         name = _token(c, "NAME")
-        return S.Let(str(name), _after(c, ":"), _after(c, "="), span, _tok_span(name))
+        mutable = _token(c, "MUT") is not None
+        return S.Let(str(name), _after(c, ":"), _after(c, "="), span, _tok_span(name), mutable)
 
     @_rule
     def if_stmt(self, span, c):
@@ -214,5 +243,37 @@ class ItemRules:
         return S.LValue(str(c[0]), c[1], None, None, span, _tok_span(c[0]))
 
     @_rule
+    def lv_field(self, span, c):  # `r.f.g`: bits of `r`, worked out by the checker (FieldBound)
+        name, *fields = c
+        last = _tok_span(fields[-1])
+        return S.LValue(str(name), None, S.FieldBound(last), S.FieldBound(last), span, _tok_span(name),
+                        tuple(map(str, fields)), tuple(map(_tok_span, fields)))
+
+    @_rule
     def lv_slice(self, span, c):
         return S.LValue(str(c[0]), None, c[1], c[2], span, _tok_span(c[0]))
+
+
+def _fn_target(e) -> S.LValue | None:
+    """The target of an assignment at the top of a fn body, read as an expression: `x`, `x[i]`,
+    `x[hi:lo]`, a field `x.f` (None for anything else)."""
+    if isinstance(e, S.Name):
+        return S.LValue(e.name, None, None, None, e.span, e.span)
+    if isinstance(e, S.Index) and isinstance(e.base, S.Name):
+        return S.LValue(e.base.name, e.index, None, None, e.span, e.base.span)
+    if isinstance(e, S.Slice) and isinstance(e.base, S.Name):
+        return S.LValue(e.base.name, None, e.hi, e.lo, e.span, e.base.span)
+    if isinstance(e, (S.Field, S.InstPort)):  # `x.f.g`: bits of `x`, as `lv_field` reads them in blocks
+        names, spans, base = [], [], e
+        while isinstance(base, S.Field):
+            names.insert(0, base.name)
+            spans.insert(0, base.name_span)
+            base = base.base
+        if isinstance(base, S.InstPort):  # the parser reads `x.f` on a name as an instance's port first
+            names.insert(0, base.port)
+            spans.insert(0, base.port_span)
+            base = S.Name(base.inst, base.inst_span)
+        if isinstance(base, S.Name):
+            return S.LValue(base.name, None, S.FieldBound(spans[-1]), S.FieldBound(spans[-1]), e.span, base.span,
+                            tuple(names), tuple(spans))
+    return None

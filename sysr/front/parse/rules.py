@@ -125,6 +125,7 @@ class BuilderBase(Transformer):
         self.container: dict[int, S.Span] = {}  # id(node) -> span with its parentheses
         self.depth: dict[int, int] = {}  # id(node) -> how deeply it nests
         self.alive: list = []  # the nodes in `depth`, kept alive so that their ids stay theirs
+        self.inst_ports: list[S.InstPort] = []  # every `a.b` on a name (an instance's port, or a field)
 
     def nest(self, node, children):
         """Record how deep `node` nests (one more than its deepest child); L003 past the limit."""
