@@ -10,7 +10,7 @@ choice is the same on every run), into one of:
 - "both": each `seq` block at one of `clk`'s two edges, and a register `rck` toggled at the
   falling edge that an output `yck` reads with the clock's level.
 
-Modules with instances or `prev` (one domain only, A008) are left alone, as are those
+Modules with instances or `prev`, `next`, `within` (one domain only, A008) are left alone, as are those
 without a clock.
 """
 
@@ -25,7 +25,8 @@ MODES = ("falling", "two", "both")
 
 def with_clocks(text: str, rate: float = 0.35) -> str:
     rng = random.Random(zlib.crc32(text.encode()))
-    if "clk: clock" not in text or "prev(" in text or "inst " in text or rng.random() >= rate:
+    temporal = re.search(r"\b(prev|next|within)\(", text)  # history registers: one domain only (A008)
+    if "clk: clock" not in text or temporal or "inst " in text or rng.random() >= rate:
         return text
     mode = rng.choice(MODES)
     blocks = {"falling": ["seq(falling clk) {"], "two": ["seq(clk) {", "seq(clk2) {", "seq(falling clk2) {"],
