@@ -35,8 +35,8 @@ class DomainChecks:
             for spec_or_item in d.module.items:
                 span = _first_prev(spec_or_item)
                 if span is not None:
-                    self.err("A008", "`prev`, `next` and `within` need one clock domain; this module has several clocks or edges, "
-                                     "or reads a clock", span,
+                    self.err("A008", "`prev`, `next` and `within` need one clock domain; this module has "
+                                     "several clocks or edges, or reads a clock", span,
                              "keep the history in a ghost register written in the `seq` block of the domain "
                              "you mean: `ghost reg last: u8; seq(clk) { last <= x; }`")
                     break
