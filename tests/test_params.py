@@ -234,6 +234,28 @@ def test_a_stub_has_the_references_parameters():
     assert "module TopModule #(\n  parameter WIDTH = 8,\n  parameter DEPTH = 16\n) (" in code
 
 
+REFERENCE_FSM = """
+module TopModule (input clk, input in, input areset, output out);
+  parameter A = 0, B = 1;
+  reg state;
+  always @(posedge clk or posedge areset)
+    if (areset) state <= B;
+    else state <= in ? state : ~state;
+  assign out = state == B;
+endmodule
+"""
+
+
+def test_parameters_of_a_references_body_stay_out_of_the_stub():
+    # states named by body parameters are no part of the task's interface (they confused models)
+    from bench.suites.facts import of_reference
+    from bench.suites.stub import stub
+    facts = of_reference(REFERENCE_FSM)
+    assert facts.params == {}
+    text, why = stub(facts, "TopModule: an FSM")
+    assert why == "" and "module TopModule(" in text and "int" not in text
+
+
 # ---- what a parameter may be, and the diagnostics ----------------------------------------------
 
 def test_exact_constants_and_the_branch_taken():

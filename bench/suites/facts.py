@@ -10,8 +10,8 @@ One sandboxed Yosys run per reference (`read_verilog -sv`, then `proc; flatten; 
   ports the reset signal is computed from, as in `reset || count == 9`), and what a sysr design
   cannot have at all (latches, flip-flops with an asynchronous set or load).
 
-The top's integer parameters with their defaults (`#(parameter WIDTH = 8)`, in the order the
-header declares them), and which ports are declared `[P-1:0]` with one of them, so that the stub
+The integer parameters the top declares in its header, with their defaults (`#(parameter WIDTH = 8)`, in the order the
+header declares them; not those of its body, which name states and the like), and which ports are declared `[P-1:0]` with one of them, so that the stub
 has them too (`module TopModule<WIDTH: int = 8>(wdata: in u[WIDTH], ...)`, §4.8 of the reference).
 
 `bench.suites.stub` turns these facts into a sysr stub or the reason there is none.
@@ -152,8 +152,9 @@ _WIDE_PORT = re.compile(r"\b(?:input|output)\b(?:\s+(?:wire|reg|logic))?\s*\[\s*
 
 
 def parameters_of(module: dict, verilog: str) -> tuple[dict[str, int], dict[str, str]]:
-    """The integer parameters of the top with their defaults (as `write_json` gives them before
-    elaboration), in the header's order, and the ports whose range is `[P-1:0]` for one of them."""
+    """The integer parameters the top declares in its header, with their defaults (as `write_json`
+    gives them before elaboration), in the header's order, and the ports whose range is `[P-1:0]`
+    for one of them."""
     values = {}
     for name, value in module.get("parameter_default_values", {}).items():
         try:
@@ -162,8 +163,10 @@ def parameters_of(module: dict, verilog: str) -> tuple[dict[str, int], dict[str,
             continue  # a string or real parameter: sysr has none
     m = _HEADER.search(verilog)
     header = m.group(1) if m else ""
+    # Only the header's: a parameter declared in the body (`parameter A = 0, B = 1;` naming an FSM's
+    # states) is no part of the interface the task gives, and as the stub's it only confused models.
     order = [n for n in dict.fromkeys(_PARAM.findall(header)) if n in values]
-    params = {n: values[n] for n in order + sorted(set(values) - set(order))}
+    params = {n: values[n] for n in order}
     widths = {}
     for p, names in _WIDE_PORT.findall(header):
         if p in params:
