@@ -147,7 +147,13 @@ class Design:
     refs: dict[int, object] = field(default_factory=dict)  # id(Name or LValue) -> Signal | Local | const name
     const_values: dict[int, int] = field(default_factory=dict)  # id(expr) -> value, where constant
     holes: list[tuple[S.Hole, Ty | None]] = field(default_factory=list)
-    clock: str | None = None
+    clock: str | None = None  # the first clock port
+    clocks: list[str] = field(default_factory=list)  # every clock port, in declaration order
+    # Clock domains (§4.1): each seq block's and each register's clock port and edge
+    # ("rising" or "falling"); a register no block writes is in the first clock's rising domain.
+    block_domain: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(SeqBlock) -> domain
+    domains: dict[str, tuple[str, str]] = field(default_factory=dict)  # register -> domain
+    clock_reads: set[str] = field(default_factory=set)  # clocks read as values (their level)
     reset: str | None = None
     reset_active_low: bool = False
     reset_async: bool = False  # an `areset`/`areset_n` port: registers read as reset while it is active

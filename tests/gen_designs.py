@@ -46,6 +46,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from gen_base import Arr, DrawChooser, Fn, Generated, RandomChooser, Scope, Val
+from gen_clocks import with_clocks
 from gen_exprs import ExprGen
 from sysr.types import BOOL, Ty, bits_for, uint
 
@@ -222,7 +223,7 @@ class DesignGen(ExprGen):
         fns_text, fns = self.fn_decls(self.ch.int(0, 2), consts)
         items += consts_text + fns_text
         m = ModuleParts(self, consts, fns)
-        items.append(m.text())
+        items.append(with_clocks(m.text()) if self.clocks else m.text())
         return Generated("\n".join(items) + "\n", self.module_name, m.memories)
 
 

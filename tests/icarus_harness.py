@@ -75,6 +75,8 @@ class SimCase:
     mem_inits: list[str] = field(default_factory=list)  # testbench statements at time 0
     names: dict = field(default_factory=dict)  # source name (flat) -> `Placed`: where it is in the Verilog
     crash: str | None = None  # why there is no Verilog
+    # several clocks or edges (§4.10): (port index, clock, mode, edge, stimulus input or None)
+    clocks: list[tuple[int, str, str, str, str | None]] = field(default_factory=list)
 
     @property
     def module(self) -> str:
@@ -105,10 +107,31 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimC
     prelim = dict(prep.inputs[0])
     if d.reset is not None:
         prelim[d.reset] = 0 if d.reset_active_low else 1
-    case = SimCase(key, seed, prep, prelim, ports, verilog, names=names)
+    case = SimCase(key, seed, prep, prelim, ports, verilog, names=names, clocks=case_clocks(d, ports))
+    for _, name, mode, _, stim in case.clocks:  # the preliminary reset: every clock's edges
+        if stim is not None:
+            prelim[stim] = 0 if gated_clock(case) else 1
     case.probes = port_probes(case) + internal_probes(case)
     case.mem_inits = memory_inits(case) + reset_less_inits(case)
     return case
+
+
+def case_clocks(d, ports) -> list[tuple[int, str, str, str, str | None]]:
+    """How the testbench drives each clock of a design with several clocks or edges (none for
+    one clock at one edge, which the shared `clk` drives): its mode (`sysr.elab.clocks`: "tick",
+    one edge that the stimulus says happens or not, or "level", toggled by it), the edge of a
+    ticked clock, and the stimulus input behind it (None: a single clock toggled every step)."""
+    from sysr.elab.clocks import clocking
+    c = clocking(d)
+    out = []
+    for j, (name, kind, _) in enumerate(ports):
+        mode = c.modes.get(name)
+        if kind != "clock" or mode is None:
+            continue
+        edges = {e for clock, e in d.domains.values() if clock == name} or {"rising"}
+        stim = name if mode == "tick" else (f"{name}#toggle" if c.free else None)
+        out.append((j, name, mode, next(iter(edges)) if len(edges) == 1 else "both", stim))
+    return out
 
 
 @dataclass(frozen=True)
@@ -241,6 +264,10 @@ def reset_less_inits(case: SimCase) -> list[str]:
             continue
         value = case.prep.initial.get(sv.name, 0)
         out.append(f"u{case.key}.{case.names[sv.name].path} = {sv.ty.width}'h{value:x};")
+    if any(mode == "level" for _, _, mode, _, _ in case.clocks):  # (the edge at time 0 may have written them)
+        out += [f"u{case.key}.{case.names[sv.name].path} = {sv.ty.width}'h{sv.powerup:x};"
+                for sv in case.prep.system.state if sv.powerup is not None and not sv.ghost and sv.size is None
+                and sv.name in case.names]
     return out
 
 
@@ -265,9 +292,15 @@ def mid_cycle_reset(case: SimCase) -> int | None:
     return next((j for j, (_, kind, _) in enumerate(case.ports) if kind in ("areset", "areset_n")), None)
 
 
+def clock_bits(case: SimCase) -> list[tuple[int, str, int]]:
+    """The ticks and toggles the stimulus carries, after the inputs: (port, input, 1)."""
+    return [(j, stim, 1) for j, _, _, _, stim in case.clocks if stim is not None]
+
+
 def stim_lines(case: SimCase) -> list[str]:
-    """One hex word per step: the inputs concatenated in port order, first port most significant."""
-    ins = input_ports(case)
+    """One hex word per step: the inputs concatenated in port order, first port most significant,
+    then the clocks' ticks and toggles."""
+    ins = input_ports(case) + clock_bits(case)
     total = sum(w for _, _, w in ins)
     lines = []
     for row in [case.prelim] + case.prep.inputs:
@@ -280,15 +313,26 @@ def stim_lines(case: SimCase) -> list[str]:
 
 def tb_declarations(case: SimCase, n_steps: int) -> list[str]:
     k = case.key
-    total = max(1, sum(w for _, _, w in input_ports(case)))
+    total = max(1, sum(w for _, _, w in input_ports(case) + clock_bits(case)))
     lines = [f"  // design {k}" + (f" (seed {case.seed})" if case.seed is not None else ""),
              f"  reg [{total - 1}:0] s{k} [0:{n_steps - 1}];"]
     conns = []
     for j, (name, kind, w) in enumerate(case.ports):
+        own = next((c for c in case.clocks if c[0] == j), None)
+        if kind == "clock" and own is not None:  # driven by its own register (`clock_edges`)
+            idle = int(own[2] == "tick" and own[3] == "falling")
+            lines.append(f"  reg c{k}_{j} = 1'b{idle};")
+            if own[4] is not None:
+                lines.append(f"  reg t{k}_{j};")
+            conns.append(f"c{k}_{j}")
+            continue
         if kind == "clock":
             if gated_clock(case):
                 lines.append(f"  wire ck{k} = clk && step > 0;")
-            conns.append(f"ck{k}" if gated_clock(case) else "clk")
+            shared = f"ck{k}" if gated_clock(case) else "clk"
+            # one clock at its falling edge: the shared clock inverted, its edge at time 5 too
+            doms = case.prep.system.design.domains.values()
+            conns.append(f"~{shared}" if doms and all(e == "falling" for _, e in doms) else shared)
             continue
         sig = f"{'i' if kind in INPUT_KINDS else 'o'}{k}_{j}"
         lines.append(f"  {'reg' if sig[0] == 'i' else 'wire'} [{w - 1}:0] {sig};")
@@ -299,12 +343,15 @@ def tb_declarations(case: SimCase, n_steps: int) -> list[str]:
 
 def make_testbench(cases: list[SimCase], stim_paths: dict[int, str], n_steps: int) -> str:
     """One module instantiating every case, driving each from its stimulus memory."""
-    decls, setup, drive, late, show = [], [], [], [], []
+    decls, setup, drive, late, show, edges, restore = [], [], [], [], [], [], []
     for c in cases:
         decls += tb_declarations(c, n_steps)
         setup.append(f'    $readmemh("{stim_paths[c.key]}", s{c.key});')
         setup += [f"    {stmt}" for stmt in c.mem_inits]
-        ins = [f"i{c.key}_{j}" for j, _, _ in input_ports(c)]
+        ins = [f"i{c.key}_{j}" for j, _, _ in input_ports(c)] + [f"t{c.key}_{j}" for j, _, _ in clock_bits(c)]
+        now, after = clock_edges(c)
+        edges += now
+        restore += after
         mid = mid_cycle_reset(c)
         if mid is not None:  # the reset keeps last step's value until time 2: drive a dummy bit
             at = ins.index(f"i{c.key}_{mid}")
@@ -318,11 +365,35 @@ def make_testbench(cases: list[SimCase], stim_paths: dict[int, str], n_steps: in
         show.append(f'        $display("D{c.key} %0d {fmt}", step - 1{args});')
     return "\n".join([
         "module tb;", "  reg clk = 1'b0;", "  integer step, k;", *decls,
-        "  initial begin", *setup,
+        # (after time 0: a clock with a level may see an edge as its port leaves x, and the
+        # values set here must be what the run starts from)
+        "  initial begin", "    #1;", *setup,
         f"    for (step = 0; step < {n_steps}; step = step + 1) begin", *drive,
         "      #2;", *late, "      #1;", "      if (step > 0) begin", *show, "      end",
-        "      #2 clk = 1'b1;", "      #5 clk = 1'b0;", "    end",
+        "      #2 clk = 1'b1;", *edges, "      #2;", *restore, "      #3 clk = 1'b0;", "    end",
         "    $finish;", "  end", "endmodule", ""])
+
+
+def clock_edges(case: SimCase) -> tuple[list[str], list[str]]:
+    """Testbench statements for the clocks of a design with several clocks or edges: at the
+    shared clock's rising edge (time 5 of a step) each one's edge, if its tick says so (a ticked
+    clock pulses: high then low again at time 7, or low then high for a falling one), or its
+    toggle (a clock with a level). In the preliminary reset (step 0) every clock has every edge:
+    a clock with a level toggles back at time 7. A design without a reset port has none in step 0."""
+    now, after = [], []
+    k = case.key
+    gate = "step > 0 && " if gated_clock(case) else ""
+    for j, _, mode, edge, stim in case.clocks:
+        c, t = f"c{k}_{j}", (f"t{k}_{j}" if stim is not None else "1'b1")
+        if mode == "tick":
+            active, idle = ("1'b0", "1'b1") if edge == "falling" else ("1'b1", "1'b0")
+            now.append(f"      if ({gate}{t}) {c} = {active};")
+            after.append(f"      {c} = {idle};")
+        else:
+            now.append(f"      if ({gate}{t}) {c} = !{c};")
+            if not gated_clock(case):
+                after.append(f"      if (step == 0) {c} = !{c};")
+    return now, after
 
 
 @dataclass

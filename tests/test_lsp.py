@@ -463,3 +463,26 @@ def test_hover_in_a_file_of_several_modules(line, needle, text, definition):
     sym = symbol_at(design_at(h, line, col), line, col, HIERARCHY)
     assert sym is not None and sym.text == text
     assert (sym.definition.line, sym.definition.column) == definition
+
+
+CLOCKS = """module m(wclk: clock, rclk: clock, arst: areset, d: in bool, q: out bool, lvl: out bool) {
+  reg a: bool = false;
+  reg b: bool = false;
+  seq(wclk) { a <= d; }
+  seq(falling rclk) { b <= a; }
+  q = b;
+  lvl = rclk;
+}
+"""
+
+
+@pytest.mark.parametrize("line,needle,text", [
+    (4, "a <=", "register `a`: `bool` (1 bit), clocked by `wclk` at its rising edge, reset value 0"),
+    (5, "b <=", "register `b`: `bool` (1 bit), clocked by `rclk` at its falling edge, reset value 0"),
+    (7, "rclk;", "clock `rclk`: times the `seq` blocks at its falling edge; read as its level: `bool` (1 bit)"),
+    (1, "wclk", "clock `wclk`: times the `seq` blocks at its rising edge"),
+])
+def test_hover_shows_each_register_s_clock_and_each_clock_s_edges(line, needle, text):
+    col = CLOCKS.splitlines()[line - 1].index(needle) + 1
+    sym = symbol_at(analyze(CLOCKS).design, line, col, CLOCKS)
+    assert sym is not None and sym.text == text

@@ -93,10 +93,15 @@ STUBS = {
     "int const": "const N: int = 3;\nmodule m(a: in u8, y: out u8) { y = ?y; }",
     "wide bus": "module m(a: in u1024, s: in u8, y: out u4) { y = ?y; }",
     "struct": "struct P { v: bool, d: u8 }\nmodule m(p: in P, y: out u8) { y = p.d; }",
+    "two clocks": "module m(wclk: clock, rclk: clock, d: in bool, q: out bool) { q = ?q; }",
+    "falling edge": "module m(clk: clock, d: in bool, q: out reg bool) { seq(falling clk) { q <= ?q; } }",
+    "falling stub": "// `clk` clocks the reference at its falling edge: `seq(falling clk) { ... }`\n"
+                    "module m(clk: clock, d: in bool, q: out bool) { q = ?q; }",
 }
 WANTED = {"comb": set(), "sync": {"clocked"}, "bare clock": {"clocked"}, "async": {"clocked", "async-reset"},
           "specs": {"clocked", "proofs"}, "two modules": {"instances"}, "keyword name": {"names"}, "params": {"params"},
-          "int const": {"params"}, "wide bus": {"wide"}, "struct": {"structs"}}
+          "int const": {"params"}, "wide bus": {"wide"}, "struct": {"structs"}, "two clocks": {"clocked", "clocks"},
+          "falling edge": {"clocked", "clocks"}, "falling stub": {"clocked", "clocks"}}
 
 
 @pytest.mark.parametrize("kind", STUBS)

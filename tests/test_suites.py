@@ -31,7 +31,7 @@ from bench.suites import text as T
 from bench.suites.facts import Facts, Port, of_reference
 from bench.suites.importer import import_suite
 from bench.suites.problem import SuiteError
-from bench.suites.stub import port_kinds
+from bench.suites.stub import port_kinds, stub
 from bench.judge.guard import Judged
 from bench.judge.tasks import Verdict, load_task
 
@@ -409,10 +409,9 @@ def facts(**kw) -> Facts:
     (facts(clocks={("clk", True)}, sync_resets={"rst": {False}}), ({"clk": "clock", "rst": "reset_n"}, "")),
     (facts(clocks={("clk", True)}, async_resets={("rst", False)}), ({"clk": "clock", "rst": "areset_n"}, "")),
     (facts(), ({}, "")),
-    (facts(clocks={("clk", False)}), ({}, "the reference is clocked on the falling edge of `clk`; a sysr design is "
-                                          "clocked on the rising edge")),
-    (facts(clocks={("clk", True), ("rst", True)}), ({}, "the reference has more than one clock (clk, rst); a sysr "
-                                                        "design has one")),
+    (facts(clocks={("clk", False)}), ({"clk": "clock", "rst": "reset"}, "")),
+    (facts(clocks={("clk", True), ("clk", False)}), ({"clk": "clock", "rst": "reset"}, "")),
+    (facts(clocks={("clk", True), ("rst", True)}), ({"clk": "clock", "rst": "clock"}, "")),
     (facts(clocks={("clk", True)}, odd={"a latch"}), ({}, "the reference has a latch, which sysr cannot write")),
     (facts(ports=[Port("io", "inout", 2)]), ({}, "port `io` is inout; sysr ports are inputs and outputs")),
     (facts(ports=[Port("w", "input", 5000)]), ({}, "port `w` is 5000 bits wide; sysr types are at most 4096 bits "
@@ -420,6 +419,14 @@ def facts(**kw) -> Facts:
 ])
 def test_port_kinds(given: Facts, want) -> None:
     assert port_kinds(given) == want
+
+
+def test_a_stub_with_two_clocks_names_their_seq_blocks() -> None:
+    ports = [Port("wclk", "input", 1), Port("rclk", "input", 1), Port("d", "input", 8), Port("q", "output", 8)]
+    text, why = stub(Facts(ports=ports, elaborated=True, clocks={("wclk", True), ("rclk", False)}), "t")
+    assert why == "" and "module TopModule(wclk: clock, rclk: clock, d: in u8, q: out u8) {" in text
+    assert "// `rclk` clocks the reference at its falling edge: `seq(falling rclk) { ... }`" in text
+    assert "// `wclk` clocks the reference at its rising edge: `seq(wclk) { ... }`" in text
 
 
 def test_facts_from_yosys() -> None:

@@ -41,7 +41,7 @@ from sysr.elab import elaborate, induction_depth
 from sysr.lower import FormalUnsupported, lower_formal_hierarchy
 from sysr.pipeline import Options, check
 
-from .smtbmc import FlowResult, formal_flow
+from .smtbmc import FlowResult, formal_flow, is_multiclock
 
 DEPTH, INDUCTION = Options().depth, Options().induction
 _LABEL = re.compile(r"^(ensures|invariant|assert|index|divisor|requires)_l(\d+)(?:_\d+)?$")
@@ -86,8 +86,10 @@ def _strangers(labels, lines: set[int]) -> list[str]:
     return out
 
 
-def compare(outcome, flow: FlowResult) -> list[str]:
-    """What smtbmc says that the checker does not (empty: they agree)."""
+def compare(outcome, flow: FlowResult, multiclock: bool = False) -> list[str]:
+    """What smtbmc says that the checker does not (empty: they agree). With several clocks or
+    edges (`multiclock`), smtbmc's step is its global clock's: a clock needs a step low before
+    each edge, so the checker's cycle t is at most smtbmc's step 2t + 1."""
     codes = sorted({d.code for d in outcome.diagnostics if d.severity.name == "ERROR"})
     props = outcome.properties
     v = flow.verdict
@@ -107,7 +109,8 @@ def compare(outcome, flow: FlowResult) -> list[str]:
         # maybe a longer one when its random runs did (docs/reference.md §6.1): smtbmc's shortest
         # fails no later. What it breaks there must be a property the checker did not prove (it
         # stops at the first failure and leaves the rest not inductive, under it).
-        if v != "refuted" or flow.bmc.step is None or flow.bmc.step > first:
+        latest = 2 * first + 1 if multiclock else first
+        if v != "refuted" or flow.bmc.step is None or flow.bmc.step > latest:
             return [f"the checker refutes a property in cycle {first}; smtbmc: {v} (step {flow.bmc.step})"]
         unproven = {(p.get("clause") or p["span"])["line"] for p in props if p["status"] != "proven"}
         odd = _strangers(flow.bmc.failed, unproven if flow.bmc.step < first else
@@ -176,5 +179,8 @@ def cross_check(path: Path, workdir: Path, timeout_s: float = 300.0) -> CrossChe
         verilog = lower_formal_hierarchy(outcome.hierarchy, path.name, text)
     except FormalUnsupported as e:
         return CrossCheck(str(path), codes, depth, k, None, (f"--formal: {e}",), check_s)
+    multiclock = is_multiclock(verilog)
+    if multiclock:  # (smtbmc's steps: up to twice the checker's cycles, see `compare`)
+        depth, k = max(depth, 2 * min(failing) + 2) if failing else depth, 2 * k + 1
     flow = formal_flow(verilog, depth, k, workdir, timeout_s)
-    return CrossCheck(str(path), codes, depth, k, flow, tuple(compare(outcome, flow)), check_s)
+    return CrossCheck(str(path), codes, depth, k, flow, tuple(compare(outcome, flow, multiclock)), check_s)

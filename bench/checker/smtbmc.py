@@ -40,6 +40,17 @@ from ..judge.tools import find_tool, tool_env
 
 # Yosys, from the `--formal` Verilog to the SMT-LIB model smtbmc reads (see the docstring).
 YOSYS_SCRIPT = "read_verilog -formal design.v; prep -top {top}; async2sync; dffunmap; write_smt2 {smt2}"
+# Several clocks or edges (sysr reference §4.1): SymbiYosys's `multiclock on`, Yosys' `clk2fflogic`.
+# Every flip-flop becomes logic on the solver's global step, each clock a free input, a register
+# taking its value in the steps where its clock's edge is seen; an asynchronous reset acts at once.
+MULTICLOCK_SCRIPT = "read_verilog -formal design.v; prep -top {top}; clk2fflogic; write_smt2 {smt2}"
+_EVENT = re.compile(r"always\s*@\(\s*(posedge|negedge)\s+([A-Za-z_][A-Za-z0-9_$]*)")
+
+
+def is_multiclock(verilog_text: str) -> bool:
+    """Whether the design's clocked blocks use more than one clock or edge (the first event of
+    each `always @(...)`; an asynchronous reset is the second)."""
+    return len(set(_EVENT.findall(verilog_text))) > 1
 _STATUS = re.compile(r"Status: (PASSED|FAILED|PREUNSAT)")
 _STEP = re.compile(r"Checking assertions in step (\d+)")
 _FAILED = re.compile(r"Assert(?:ion)? failed in \S+: (\S+)")
@@ -114,7 +125,8 @@ def formal_flow(verilog_text: str, depth: int, induction: int, workdir: Path,
     each step (what tells a vacuous design, V001, apart)."""
     (workdir / "design.v").write_text(verilog_text)
     smt2 = "design.smt2"
-    script = YOSYS_SCRIPT.format(top=top_module(verilog_text), smt2=smt2)
+    script = (MULTICLOCK_SCRIPT if is_multiclock(verilog_text) else YOSYS_SCRIPT).format(
+        top=top_module(verilog_text), smt2=smt2)
     r = run_bounded([find_tool("yosys"), "-q", "-p", script], workdir, timeout_s)
     if not r.ran or r.returncode != 0:
         prep = Stage("timeout" if r.timed_out else "error", seconds=r.duration_s, log=r.output)

@@ -26,7 +26,7 @@ KNOWN = {"SourceFile", "Module", "Span", "TypeRef", "IntLit", "BoolLit", "Name",
          "Unary", "Binary", "Cast", "IfExpr", "PatInt", "PatBool", "PatVariant", "PatWild", "ExprArm",
          "MatchExpr", "Index", "Slice", "Concat", "Call", "Quant", "InstPort", "LValue", "Assign",
          "NbAssign", "Let", "If", "StmtArm", "Match", "For", "Port", "RegDecl", "WireDecl", "ModAssign",
-         "CombBlock", "SeqBlock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
+         "CombBlock", "SeqBlock", "SeqClock", "Spec", "ConstDecl", "Variant", "EnumDecl", "Param", "FnDecl",
          "Binding", "InstDecl", "ModParam", "ParamSet", "StructDecl", "StructField", "Field", "FieldBound",
          "FieldInit", "StructLit"}
 
@@ -38,6 +38,7 @@ RULES = {
     "instances": lambda f: bool(f & {"InstDecl", "InstPort", "modules"}),
     "names": lambda f: "raw-name" in f,
     "params": lambda f: "params" in f,
+    "clocks": lambda f: bool(f & {"clocks", "SeqClock"}),
     "wide": lambda f: "wide" in f,
     "structs": lambda f: "StructDecl" in f,
 }
@@ -76,6 +77,8 @@ def features(start: str) -> set[str] | None:
         found.add("modules")
     if "r#" in start:
         found.add("raw-name")
+    if re.search(r"seq\(\s*falling\b", start):  # an imported stub's comment names the falling edge's block
+        found.add("clocks")
     return found
 
 
@@ -88,6 +91,8 @@ def _walk(node, found: set[str]) -> bool:
     if kind not in KNOWN:
         return False
     found.add(kind)
+    if isinstance(node, S.Module) and sum(p.kind == "clock" for p in node.ports) > 1:
+        found.add("clocks")
     if isinstance(node, S.Port):
         found.add({"reset_n": "reset", "areset_n": "areset"}.get(node.kind, node.kind))
     if getattr(node, "ghost", False):

@@ -2,7 +2,7 @@
 
 The ports keep their names, directions, widths and order. A 1-bit input port is
 
-- the clock (`clock`) when it clocks the reference's flip-flops and memories, on the rising edge;
+- a clock (`clock`) when it clocks the reference's flip-flops and memories, at either edge;
 - the asynchronous reset (`areset`, `areset_n` by its polarity) when Yosys finds it resetting
   flip-flops asynchronously (`always @(posedge clk or posedge areset)`);
 - else, in a clocked design, the synchronous reset (`reset`, `reset_n`) when it is named like
@@ -19,7 +19,8 @@ The reference's integer parameters become the stub's, with the same defaults
 
 Every output is driven by one hole (`y = ?y;`). A stub is kept only if `sysr check`'s static
 checks give it hole errors (H001) and nothing else, and its ports, holes filled, lower to exactly
-iface.v's ports. What sysr cannot express (a falling-edge or second clock, a clock computed
+iface.v's ports. Any number of clocks at either edge is written (with a comment naming the `seq`
+blocks of a falling edge or of several clocks, §4.10). What sysr cannot express (a clock computed
 inside the design, two asynchronous resets, a latch, an inout port, a port wider than 4,096 bits,
 a name sysr cannot spell) is the reason there is no stub.
 """
@@ -49,6 +50,8 @@ def stub(facts: Facts, title: str) -> tuple[str | None, str]:
     if why:
         return None, why
     text = render(facts.ports, kinds, title, facts.params, facts.param_widths)
+    head, rest = text.split("\n", 2)[:2], text.split("\n", 2)[2]
+    text = "\n".join(head + clock_notes(facts) + [rest])
     why = check(text, facts.ports)
     return (None, why) if why else (text, "")
 
@@ -70,16 +73,7 @@ def port_kinds(facts: Facts) -> tuple[dict[str, str], str]:
         return {}, "the reference resets logic asynchronously with a signal it computes"
     kinds: dict[str, str] = {}
     clocks = sorted(facts.clocks)
-    if len({name for name, _ in clocks}) > 1:
-        return {}, "the reference has more than one clock (" + ", ".join(sorted({n for n, _ in clocks})) + \
-            "); a sysr design has one"
-    if clocks:
-        name = clocks[0][0]
-        if len(clocks) > 1:
-            return {}, f"the reference uses both edges of `{name}`; a sysr design is clocked on the rising edge"
-        if not clocks[0][1]:
-            return {}, f"the reference is clocked on the falling edge of `{name}`; a sysr design is clocked on " \
-                       "the rising edge"
+    for name, _ in clocks:  # any number, at either edge or both (reference §4.10)
         kinds[name] = "clock"
     if len({name for name, _ in facts.async_resets}) > 1 or len(facts.async_resets) > 1:
         names = ", ".join(sorted({n for n, _ in facts.async_resets}))
@@ -102,6 +96,24 @@ def port_kinds(facts: Facts) -> tuple[dict[str, str], str]:
         elif len(named) > 1:
             return {}, f"the reference has several inputs named like resets ({', '.join(named)}); a sysr design has one"
     return kinds, ""
+
+
+def clock_notes(facts: Facts) -> list[str]:
+    """Comment lines for a reference with several clocks or a falling edge: how sysr writes its
+    clocked blocks (§4.10)."""
+    edges: dict[str, set[bool]] = {}
+    for name, rising in facts.clocks:
+        edges.setdefault(name, set()).add(rising)
+    if len(edges) < 2 and all(e == {True} for e in edges.values()):
+        return []
+    out = []
+    for name in sorted(edges):
+        w = written(name)
+        blocks = [f"`seq({w}) {{ ... }}`" if rising else f"`seq(falling {w}) {{ ... }}`"
+                  for rising in sorted(edges[name], reverse=True)]
+        out.append(f"// `{name}` clocks the reference at its {' and '.join('rising' if r else 'falling' for r in sorted(edges[name], reverse=True))} "
+                   f"edge: {' and '.join(blocks)}")
+    return out
 
 
 def render(ports: list[Port], kinds: dict[str, str], title: str, params: dict[str, int] | None = None,

@@ -92,6 +92,11 @@ class SysrComponent(wiring.Component):
     def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync") -> None:
         if reset not in RESET_MODES:
             raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
+        unsupported = _clocking_unsupported(design)
+        if unsupported:
+            raise ValueError(f"the Amaranth back end builds designs with one clock domain at the rising edge; "
+                             f"`{design.module.name}` {unsupported}: lower it to Verilog (`sysr lower`) and "
+                             "instantiate that (reference §4.10)")
         system = E.elaborate(design)
         self.design = design
         self.module_name = design.module.name
@@ -311,3 +316,18 @@ def member_name(name: str, taken: set[str]) -> str:
         out += "_"
     assert re.match(r"^[A-Za-z][0-9A-Za-z_]*$", out), out
     return out
+
+
+def _clocking_unsupported(design: Design) -> str:
+    """Why the design's clocks are more than one rising-edge domain (§4.10), or ""."""
+    domains = set(design.block_domain.values())
+    if len(design.clocks) > 1:
+        return f"has {len(design.clocks)} clocks"
+    if any(edge == "falling" for _, edge in domains):
+        return "has registers at the falling edge"
+    if design.clock_reads:
+        return "reads its clock"
+    for inst in design.instances.values():
+        if inst.child is not None and not inst.child.extern and _clocking_unsupported(inst.child):
+            return f"instantiates `{inst.module}`, which {_clocking_unsupported(inst.child)}"
+    return ""

@@ -28,14 +28,16 @@ from ..front.check.context import subnodes
 from ..model import Design, Instance, Signal
 from ..types import BOOL
 from .ir import FALSE, Bin, Const, Var, mk_or, postorder
+from .clocks import child_nets
 from .module import Elaborator
 from .system import Prop, System, variant_outputs, variant_registers
 
 
 def with_contracts(design: Design) -> System:
-    system = Elaborator(design).system()
+    el = Elaborator(design)
+    system = el.system()
     for inst in design.instances.values():
-        add_contract(system, inst)
+        add_contract(system, inst, (el.clocking, child_nets(inst, el.nets)) if inst.child.clocks else None)
     if system.valid_outputs:
         system.enum_state = variant_registers(system)
     return system
@@ -57,10 +59,12 @@ def instance_span(inst: Instance) -> S.Span:
     return S.Span(d.span.line, d.span.column, d.module_span.end_line, d.module_span.end_column)
 
 
-def add_contract(system: System, inst: Instance) -> None:
+def add_contract(system: System, inst: Instance, clocks: tuple | None = None) -> None:
+    """Add instance `inst`'s contract part to `system`; `clocks`: the parent's clocking and the
+    top clock of each of the child's (its ghost state and `prev` history are in its domains)."""
     child = inst.child
     prefix = f"{inst.name}."
-    part = _ContractElaborator(child, prefix, ghost_only=True).system()
+    part = _ContractElaborator(child, prefix, ghost_only=True, clocks=clocks).system()
     system.state += part.state
     system.comb.update(part.comb)
     system.comb_ghost |= set(part.comb)

@@ -85,6 +85,8 @@ class ExprElaborator:
             return v
         if sig.is_state:
             return self.state_read(sig)
+        if sig.kind == "clock":  # its level (§4.1: a clock read as a value has one)
+            return self.clocking.level(self.nets[sig.name])
         got = self.inst_values.get(sig.name)
         return got if got is not None else Var(self.prefix + sig.name, sig.ty)
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from .. import overrun
 from ..model import Design
+from .clocks import child_nets, clocking
 from .contract import enum_inputs, instance_span
 from .ir import Var, children, postorder
 from .module import Elaborator
@@ -28,17 +29,19 @@ from .system import System, variant_registers
 
 
 def flatten(design: Design) -> System:
-    system = _flatten(design, "", overrun.design_size_budget())
+    clocks = clocking(design)
+    system = _flatten(design, "", overrun.design_size_budget(), (clocks, {c: c for c in design.clocks}), True)
     if design.instances:  # once, for the whole hierarchy (per level it would be quadratic)
         system.comb = evaluation_order(system.comb)
         system.enum_state = variant_registers(system)
     return system
 
 
-def _flatten(d: Design, prefix: str, budget: overrun.Budget) -> System:
-    children = {name: _flatten(inst.child, f"{prefix}{name}.", budget) for name, inst in d.instances.items()
-                if not inst.child.extern}
-    el = Elaborator(d, prefix, budget)
+def _flatten(d: Design, prefix: str, budget: overrun.Budget, clocks: tuple, top: bool = False) -> System:
+    children = {name: _flatten(inst.child, f"{prefix}{name}.", budget, (clocks[0], child_nets(inst, clocks[1])))
+                for name, inst in d.instances.items() if not inst.child.extern}
+    el = Elaborator(d, prefix, budget, clocks=clocks)
+    el.top = top
     for name, inst in d.instances.items():
         if inst.child.extern:
             continue

@@ -11,8 +11,9 @@ from .. import overrun
 from ..front import syntax as S
 from ..model import Design, Signal
 from ..types import BOOL
+from .clocks import Clocking, clocking
 from .exprs import Env, ExprElaborator
-from .ir import ArrVar, Const, ConstArr, ElabError, Var, mk_and, mk_implies, mk_ite, mk_not
+from .ir import TRUE, ArrVar, Const, ConstArr, ElabError, Var, mk_and, mk_implies, mk_ite, mk_not
 from .stmts import StmtElaborator
 from .system import Prop, StateVar, System, pending_default, reset_condition, variant_registers
 
@@ -25,8 +26,11 @@ class Elaborator(ExprElaborator, StmtElaborator):
     hierarchy. Instances themselves are `sysr.elab.flat`'s and `sysr.elab.contract`'s."""
 
     def __init__(self, d: Design, prefix: str = "", budget: overrun.Budget | None = None,
-                 ghost_only: bool = False) -> None:
+                 ghost_only: bool = False, clocks: tuple[Clocking, dict[str, str]] | None = None) -> None:
         self.d = d
+        # the design's clocks, and the top clock of each of this module's (`sysr.elab.clocks`)
+        self.top = clocks is None
+        self.clocking, self.nets = clocks if clocks is not None else (clocking(d), {c: c for c in d.clocks})
         self.prefix = prefix
         self.ghost_only = ghost_only
         self.state: list[StateVar] = []
@@ -106,11 +110,15 @@ class Elaborator(ExprElaborator, StmtElaborator):
                 pending = out.pending
         for sv, s in zip(self.state, regs):
             nxt = pending[s.name]
+            edge = self.edge(d.domains.get(s.name))
             if sv.init is not None:
                 init = ConstArr(sv.init, sv.ty, sv.size) if sv.size is not None else Const(sv.init, sv.ty)
-                nxt = mk_ite(reset_active, init, nxt)
+                if d.reset_async:  # (the reset acts at once, edge or not)
+                    nxt = mk_ite(reset_active, init, _at(edge, nxt, pending_default(sv)))
+                else:
+                    nxt = _at(edge, mk_ite(reset_active, init, nxt), pending_default(sv))
             else:
-                nxt = mk_ite(reset_active, pending_default(sv), nxt)
+                nxt = _at(edge, mk_ite(reset_active, pending_default(sv), nxt), pending_default(sv))
             sv.next = nxt
         requires, props, covers = [], [], []
         for spec in d.specs():
@@ -133,6 +141,7 @@ class Elaborator(ExprElaborator, StmtElaborator):
                         antecedent_span=spec.expr.left.span if antecedent is not None else None, bounded=bounded)
             (requires if spec.kind == "requires" else covers if spec.kind == "cover" else props).append(prop)
         self.validity_flags(max(self.deepest, 1 if self.hist_count else 0))
+        self.gate_history()
         props += self.obligations
         if self.divisions:
             requires.append(Prop("lemma", self.division_lemmas(), d.module.name_span, "",
@@ -140,7 +149,35 @@ class Elaborator(ExprElaborator, StmtElaborator):
         enum_inputs = [(n, t) for n, t in inputs if t.kind == "enum" and n not in free]
         for s in regs:  # registers nothing reads are still shown as reset
             self.state_read(s)
+        if self.top and not self.ghost_only:  # the clocks' ticks and levels
+            inputs = inputs + self.clocking.inputs()
+            self.state += self.clocking.state()
         system = System(d, inputs, self.state, comb, comb_ghost, requires, props, reset_active, enum_inputs,
                         dict(self.visible), free_outputs=free, covers=covers)
         system.enum_state = variant_registers(system)
         return system
+
+    def edge(self, domain: tuple[str, str] | None):
+        """The bool IR that says this domain's edge ends the step (TRUE with one fixed clock)."""
+        if domain is None:
+            return TRUE
+        clock, edge = domain
+        return self.clocking.edge(self.nets[clock], edge)
+
+    def gate_history(self) -> None:
+        """`prev`'s history registers and flag take their values at the edges of the module's one
+        domain (a module that uses `prev` has one: A008)."""
+        domains = set(self.d.block_domain.values()) or ({(self.d.clocks[0], "rising")} if self.d.clocks else set())
+        if len(domains) != 1:
+            return
+        edge = self.edge(next(iter(domains)))
+        if edge is TRUE:
+            return
+        for sv in self.state:
+            if sv.kind in ("hist", "pv") and sv.name.startswith(self.prefix + "prev#"):
+                sv.next = _at(edge, sv.next, Var(sv.name, sv.ty))
+
+
+def _at(edge, nxt, stored):
+    """A state variable's next value when its edge happens, else what it stored."""
+    return nxt if edge is TRUE else mk_ite(edge, nxt, stored)

@@ -118,3 +118,23 @@ def char_habit(text: str, pos: int) -> tuple[str, str] | None:
     if rest.startswith("@"):
         return "`@(...)` is Verilog's event control, not sysr", _SEQ_COMB
     return None
+
+
+def edge_habit(after_at: str) -> str | None:
+    """The sysr way for the event list of `always @(...)` that names a falling edge or two
+    clocks (§4.1): `seq(falling clk) { ... }`, one `seq(clk)` block per clock. None for a plain
+    `posedge clk` (or a clock and a reset), which the general note covers."""
+    m = re.match(r"@?\s*\(([^)]*)\)", after_at)
+    if m is None:
+        return None
+    events = re.findall(r"\b(posedge|negedge)\s+([A-Za-z_][A-Za-z0-9_]*)", m.group(1))
+    clocks = [(e, n) for e, n in events if not re.search(r"rst|reset|clr|clear", n, re.I)]
+    if len(clocks) > 1:
+        blocks = " and ".join(f"`seq({'falling ' if e == 'negedge' else ''}{n}) {{ ... }}`" for e, n in clocks)
+        return (f"sysr has no block on two clocks: each clock times its own blocks ({blocks}), with the "
+                f"ports `{clocks[0][1]}: clock` and `{clocks[1][1]}: clock`; an asynchronous reset is a port "
+                "`arst: areset`")
+    if clocks and clocks[0][0] == "negedge":
+        return (f"clocked logic on the falling edge goes in `seq(falling {clocks[0][1]}) {{ ... }}` (registers take "
+                "`<=`); combinational logic in `comb { ... }` or `NAME = expr;`")
+    return None

@@ -293,7 +293,9 @@ def module_item(it, depth: int) -> list[str]:
     if isinstance(it, S.CombBlock):
         return _join(f"{pad}{_ghost(it)}comb ", block(it.body, depth))
     if isinstance(it, S.SeqBlock):
-        return _join(f"{pad}{_ghost(it)}seq ", block(it.body, depth))
+        c = it.clock
+        clock = "" if c is None else f"({c.edge + ' ' if c.edge else ''}{_written(c.name)})"
+        return _join(f"{pad}{_ghost(it)}seq{clock} ", block(it.body, depth))
     if isinstance(it, S.Spec):
         if it.kind not in S.SPEC_KINDS:
             raise _unknown("the property kind", it.kind)

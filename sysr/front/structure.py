@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, Related, error
 from ..model import Design, Hierarchy, InstOutput, Signal
 from . import syntax as S
+from .domains import DomainChecks
 
 
 def _with_reset_value(s: Signal, value: str = "0") -> str:
@@ -72,7 +73,7 @@ def lvalues(stmts, out: list | None = None) -> list:
     return out
 
 
-class Structure:
+class Structure(DomainChecks):
     def __init__(self, d: Design) -> None:
         self.d = d
         self.diags: list[Diagnostic] = []
@@ -332,16 +333,14 @@ class Structure:
         d = self.d
         clocks = [p for p in d.module.ports if p.kind == "clock"]
         resets = [p for p in d.module.ports if p.kind in S.RESET_KINDS]
-        for extra in clocks[1:]:
-            self.err("A008", f"a module has at most one clock; `{S.written(extra.name)}` is a second clock",
-                     extra.name_span,
-                     "sysr designs have one clock domain")
         for extra in resets[1:]:
             self.err("A008", f"a module has at most one reset; `{S.written(extra.name)}` is a second reset",
                      extra.name_span,
                      "a second reset-like signal is an input: `NAME: in bool`")
         if clocks:
             d.clock = clocks[0].name
+            d.clocks = [c.name for c in clocks]
+            self.domains()
         if resets:
             d.reset = resets[0].name
             d.reset_active_low = resets[0].kind.endswith("_n")

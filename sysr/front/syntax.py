@@ -384,10 +384,20 @@ class CombBlock:
 
 
 @_node
+class SeqClock:
+    """`(clk)` or `(falling clk)` after `seq`: the clock port and the edge (`rising`, `falling`)."""
+    name: str
+    edge: str | None  # as written; None: rising
+    span: Span
+    name_span: Span
+
+
+@_node
 class SeqBlock:
     body: tuple[Stmt, ...]
     ghost: bool
     span: Span
+    clock: SeqClock | None = None  # None: the module's one clock, rising edge
 
 
 SPEC_KINDS = ("requires", "ensures", "invariant", "assert", "cover")

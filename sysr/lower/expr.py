@@ -93,7 +93,7 @@ class Exprs(Builtins):
             return V(self.names[("const", ref)], ATOM, ty.width, value)
         if ctx.known is not None:
             return ctx.known[ref.name]
-        return V(self.signal_name(ref.name), ATOM, ref.ty.width, local=ref.name in ctx.block)
+        return V(self.signal_name(ref.name), ATOM, 1 if ref.ty is None else ref.ty.width, local=ref.name in ctx.block)
 
     def e_InstPort(self, e: S.InstPort, ctx: Ctx) -> V:
         sig = self.d.refs[id(e)]

@@ -159,12 +159,15 @@ class FormalLowering(ModuleLowering):
             lines.append(f"(* gclk *) reg {clk};")
         else:
             clk = self.name(self.d.signals[self.d.clock])
+        # (`prev` is in a module with one domain, A008: its history takes the domain's edge)
+        domains = set(self.d.block_domain.values())
+        edge = "negedge" if domains and next(iter(domains))[1] == "falling" else "posedge"
         not_reset = "1'b1" if self.d.reset is None else self.reset_test(active=False)
         updates = [f"  {pv} <= {not_reset};"]
         updates += [f"  {f} <= {([pv] + flags)[n - 2]}{'' if self.d.reset is None else ' && ' + not_reset};"
                     for n, f in enumerate(flags, 2)]
         updates += [f"  {tok} <= {key};" for key, (tok, _, _) in self.x.history.items()]
-        return self.named(lines + [f"always @(posedge {clk}) begin"] + updates + ["end"])
+        return self.named(lines + [f"always @({edge} {clk}) begin"] + updates + ["end"])
 
     def initial(self) -> list[str]:
         regs = [s for s in self.signals if s.is_state and s.init is not None]

@@ -233,6 +233,7 @@ class ModuleLowering(InstanceLowering):
                 blocks.append(self.instance(item))
         held = [s for s in self.signals if s.ghost == ghost and s.init is not None and s.name not in self.d.drivers]
         if held:
+            self.domain = None
             blocks.append(self.clocked(self.reset_branch(held, []), self.d.reset_async))
         return [b for b in blocks if b]
 
@@ -285,7 +286,9 @@ class ModuleLowering(InstanceLowering):
         return self.named(["// a comb block whose results depend on no signal"] + lines)
 
     def seq(self, item: S.SeqBlock) -> list[list[str]]:
-        """A register block (with the reset branch) and a memory block, as needed."""
+        """A register block (with the reset branch) and a memory block, as needed, on the
+        block's clock and edge."""
+        self.domain = self.d.block_domain.get(id(item))
         driven = self.driven(item)
         if self.d.reset_async:
             return self.seq_async(item, driven)
@@ -344,10 +347,12 @@ class ModuleLowering(InstanceLowering):
         return f"{{{sig.size}{{{v}}}}}" if sig.is_array else v
 
     def clocked(self, stmts: list, reset_edge: bool = False) -> list[str]:
-        """An always block on the clock's rising edge (and, with `reset_edge`, on the edge that
-        asserts the asynchronous reset)."""
-        clk = self.name(self.d.signals[self.d.clock])
-        events = f"posedge {clk}"
+        """An always block on the edge of the current seq block's clock (`self.domain`; the
+        first clock's rising edge outside one) and, with `reset_edge`, on the edge that asserts
+        the asynchronous reset."""
+        clock, edge = getattr(self, "domain", None) or (self.d.clock, "rising")
+        clk = self.name(self.d.signals[clock])
+        events = f"{'negedge' if edge == 'falling' else 'posedge'} {clk}"
         if reset_edge:
             edge = "negedge" if self.d.reset_active_low else "posedge"
             events += f" or {edge} {self.name(self.d.signals[self.d.reset])}"

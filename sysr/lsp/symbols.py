@@ -253,8 +253,11 @@ def _bits(n: int) -> str:
 
 def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
     what = sig.describe()
-    if sig.kind == "clock":
-        text = f"{what}: the clock (rising edge)"
+    if sig.kind == "clock":  # the edges its seq blocks run at, and whether logic reads its level (§4.10)
+        edges = sorted({e for c, e in d.block_domain.values() if c == sig.name}, reverse=True) or ["rising"]
+        text = f"{what}: times the `seq` blocks at its {' and '.join(edges)} edge"
+        if sig.name in d.clock_reads:
+            text += "; read as its level: `bool` (1 bit)"
     elif sig.kind in ("reset", "reset_n"):
         level = "low" if sig.kind == "reset_n" else "high"
         text = f"{what}: synchronous reset, active {level}: `bool` (1 bit)"
@@ -265,6 +268,9 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
         text = f"{what}: {sig.size} entries of {type_text(d, sig.ty)}"
     else:
         text = f"{what}: {type_text(d, sig.ty)}"
+    domain = d.domains.get(sig.name)
+    if domain is not None and (len(d.clocks) > 1 or domain[1] == "falling"):
+        text += f", clocked by `{W(domain[0])}` at its {domain[1]} edge"
     if sig.init is not None and sig.ty is not None:
         text += f", reset value {_value(d, sig.init, sig.ty)}"
     elif sig.powerup is not None and sig.ty is not None:

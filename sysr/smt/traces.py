@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, Related, Severity, Trace, error, span_json
 from ..evaluate import ArrayValue
 from ..front import syntax as S
 from ..front.syntax import Span
-from ..types import Ty, struct_fields, to_signed
+from ..types import BOOL, Ty, struct_fields, to_signed
 from .encode import bv
 from .products import multiplication_note
 from .unroll import Unrolling
@@ -50,6 +50,11 @@ class Reporting:
     def columns(self) -> list[tuple[str, str, Ty, str]]:
         """(label, source, type, kind): ports, then registers, then ghost state."""
         cols = []
+        ticked = {n for n, _ in self.sys.inputs}
+        leveled = {sv.name for sv in self.sys.state if sv.kind == "clk"}
+        for s in self.d.signals.values():  # several clocks: 1 where one ticks, or each one's level
+            if s.kind == "clock" and (s.name in ticked or s.name in leveled):
+                cols.append((s.name, "in" if s.name in ticked else "state", BOOL, "in"))
         for s in self.d.signals.values():
             if s.kind == "clock":
                 continue
@@ -68,6 +73,20 @@ class Reporting:
             elif s.ghost and s.is_comb:
                 cols.append((s.name, "comb", s.ty, "ghost"))
         return cols
+
+    def clock_note(self) -> list[str]:
+        """What the clocks' columns mean, for a design whose clocks tick freely (§4.10)."""
+        ticked = [n for n, _ in self.sys.inputs if n in self.d.signals and self.d.signals[n].kind == "clock"]
+        leveled = [sv.name for sv in self.sys.state if sv.kind == "clk"]
+        out = []
+        if ticked:
+            out.append(f"{', '.join(f'`{n}`' for n in ticked)}: 1 in the cycles that end with "
+                       f"{'its' if len(ticked) == 1 else 'that clock' + chr(39) + 's'} edge (the checker chooses "
+                       "which clocks tick in each cycle)")
+        if leveled:
+            out.append(f"{', '.join(f'`{n}`' for n in leveled)}: the clock's level; a change from one cycle "
+                       "to the next is an edge (0 to 1 rising)")
+        return out
 
     def make_trace(self, title: str, cycles, failing: int, cols=None) -> Trace:
         cols = self.columns() if cols is None else cols
@@ -171,7 +190,7 @@ class Reporting:
         v.trace = self.make_trace(f"trace from reset (cycle 0 is the reset state; `>` marks cycle {t}, "
                                   "where the property fails):", cycles, t)
         notes = ["inputs in each row are chosen by the checker within the `requires`; registers show "
-                 "their value during the cycle"]
+                 "their value during the cycle"] + self.clock_note()
         if v.prop.kind == "index":
             msg = f"the {v.prop.text} may be out of range: see cycle {t} of this trace from reset"
         elif v.prop.kind == "divisor":

@@ -66,10 +66,14 @@ class Names(CheckerBase):
                           "registers reset implicitly: give the register a reset value (`reg r: u8 = 0;`); "
                           "to force an output during the reset, read it outside `seq`: "
                           f"`y = if {active} then 0 else ...;`", warning=True)
-        if sig.kind == "clock":
+        if sig.kind == "clock" and ctx.where in ("seq", "ghost_seq"):
             self.err_once(("clock", sig.name), "A008",
-                          f"the clock `{S.written(sig.name)}` cannot be read; it only times the `seq` blocks", e.span)
+                          f"the clock `{S.written(sig.name)}` cannot be read in a `seq` block; it times the "
+                          "block", e.span, "read its level outside `seq` (`y = if clk then a else b;`), as a "
+                          "both-edges design does (§4.1)")
             return None
+        if sig.kind == "clock":
+            return BOOL
         if sig.is_array:
             self.err("T012", f"{sig.describe()} cannot be read whole; read one element, "
                              f"`{S.written(sig.name)}[i]`", e.span)

@@ -220,7 +220,8 @@ def unexpected_character(e: lark.UnexpectedCharacters, text: str) -> Diagnostic:
     ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
     before = re.search(r"(\w+)\s*$", text[max(0, e.pos_in_stream - 40):e.pos_in_stream])
     if ch == "@" and before and before.group(1) in _HABITS:  # `always @(posedge clk)`
-        return error("P006", _HABITS[before.group(1)][0], span, _HABITS[before.group(1)][1])
+        note = habits.edge_habit(text[e.pos_in_stream:e.pos_in_stream + 200]) or _HABITS[before.group(1)][1]
+        return error("P006", _HABITS[before.group(1)][0], span, note)
     found = habits.char_habit(text, e.pos_in_stream) if ch in "#$@'" else None
     if found is not None and not (ch == "#" and text[max(0, e.pos_in_stream - 1)] == "r"):
         return error("P006", found[0], span, found[1])

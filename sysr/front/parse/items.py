@@ -162,7 +162,14 @@ class ItemRules:
 
     @_raw
     def seq_block(self, span, c):
-        return S.SeqBlock(c[-1].items, _token(c, "GHOST") is not None, span)
+        clock = next((x for x in c if isinstance(x, S.SeqClock)), None)
+        return S.SeqBlock(c[-1].items, _token(c, "GHOST") is not None, span, clock)
+
+    @_raw
+    def seq_clock(self, span, c):
+        names = [x for x in c if isinstance(x, Token) and x.type == "NAME"]
+        edge = str(names[0]) if len(names) == 2 else None
+        return S.SeqClock(str(names[-1]), edge, span, _tok_span(names[-1]))
 
     @_rule
     def spec(self, span, c):

@@ -1,0 +1,41 @@
+"""Several clocks and both edges in generated designs (reference §4.10), for the differential tests.
+
+`with_clocks(text)` rewrites some generated single-clock modules, chosen by a generator of
+its own seeded from the text (so the designs of every seed stay what they were, and the
+choice is the same on every run), into one of:
+
+- "falling": every `seq` block at the falling edge (`seq(falling clk)`): one clock, one edge;
+- "two": a second clock `clk2`, each `seq` block on `clk`, `clk2` or `clk2`'s falling edge
+  (the clocks then tick freely, and `clk2` may have a level);
+- "both": each `seq` block at one of `clk`'s two edges, and a register `rck` toggled at the
+  falling edge that an output `yck` reads with the clock's level.
+
+Modules with instances or `prev`, `next`, `within` (one domain only, A008) are left alone, as are those
+without a clock.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import zlib
+
+MODES = ("falling", "two", "both")
+
+
+def with_clocks(text: str, rate: float = 0.35) -> str:
+    rng = random.Random(zlib.crc32(text.encode()))
+    temporal = re.search(r"\b(prev|next|within)\(", text)  # history registers: one domain only (A008)
+    if "clk: clock" not in text or temporal or "inst " in text or rng.random() >= rate:
+        return text
+    mode = rng.choice(MODES)
+    blocks = {"falling": ["seq(falling clk) {"], "two": ["seq(clk) {", "seq(clk2) {", "seq(falling clk2) {"],
+              "both": ["seq(clk) {", "seq(falling clk) {"]}[mode]
+    text = re.sub(r"\bseq \{", lambda m: rng.choice(blocks), text)
+    if mode == "two":
+        text = text.replace("clk: clock", "clk: clock, clk2: clock", 1)
+    if mode == "both":  # and a register at the falling edge that `yck` reads with the level
+        text = text.replace("clk: clock", "clk: clock, yck: out bool", 1)
+        extra = "  reg rck: bool initial false;\n  seq(falling clk) { rck <= !rck; }\n  yck = clk != rck;\n"
+        text = re.sub(r"\n\}\s*$", "\n" + extra + "}\n", text)
+    return text
