@@ -101,6 +101,17 @@ def sva_implication(text: str, pos: int) -> tuple[str, str] | None:
     return None
 
 
+def rust_array(text: str, pos: int) -> tuple[str, str] | None:
+    """(message, note) for Rust's array type `[T; N]` starting at the `[` at `pos`."""
+    m = re.match(r"\[\s*([^;\[\]]+(?:\[[^\]]*\])?)\s*;\s*([^\]]+?)\s*\]", text[pos:pos + 120])
+    if m is None:
+        return None
+    ty, n = m.group(1).strip(), m.group(2).strip()
+    return (f"`[{ty}; {n}]` is Rust's array type, not sysr",
+            f"an array's size follows its element type, in a register declaration: `reg m: {ty}[{n}];` "
+            "(a register array with a reset value `= INIT`, a memory without)")
+
+
 def char_habit(text: str, pos: int) -> tuple[str, str] | None:
     """(message, note) for the Verilog form that starts with the `#`, `$` or `@` at `pos`, if any."""
     rest = text[pos:pos + 40]

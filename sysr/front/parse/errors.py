@@ -187,6 +187,9 @@ def unexpected_token(e: lark.UnexpectedToken, text: str) -> Diagnostic:
         return error("P001", f"comparisons do not chain: unexpected `{tok}` after a comparison", span,
                      "write `a < b && b < c` for a range, or add parentheses to compare a "
                      "comparison's result, `(a == b) == c`")
+    binding = _binding_hint(e, text)
+    if binding is not None:
+        return binding
     hint = _context_hint(e, text)
     return error("P001", f"unexpected {_token_text(tok, text)}; expected {_expected(e.expected)}", span, *hint)
 
@@ -210,7 +213,21 @@ def _habit(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
     if prev is not None and prev.type in ("REG", "WIRE") and str(tok) == "[":
         msg, note = habits.width_habit(str(prev))
         return error("P006", msg, _tok_span(prev), note)
+    rust = habits.rust_array(text, tok.start_pos) if str(tok) == "[" else None
+    if rust is not None:
+        return error("P006", rust[0], _tok_span(tok), rust[1])
     return None
+
+
+def _binding_hint(e: lark.UnexpectedToken, text: str) -> Diagnostic | None:
+    """P001 naming `port: expr` for an instance's port bound with `=` or Verilog's `.port(expr)`."""
+    tok = e.token
+    before = text[max(0, (tok.start_pos or 0) - 300):tok.start_pos or 0]
+    if str(tok) not in ("=", ".") or not re.search(r"\binst\s+\w+\s*=\s*\w+\s*(<[^>]*>)?\s*\([^)]*$", before):
+        return None
+    return error("P001", f"unexpected `{tok}` in an instance's port list", _tok_span(tok),
+                 "an instance binds each input by name with a colon, `inst u = sub(clk: clk, a: x);`, "
+                 "and reads an output as `u.y`")
 
 
 def unexpected_character(e: lark.UnexpectedCharacters, text: str) -> Diagnostic:
