@@ -17,10 +17,10 @@ from typing import Union
 # module item), so a name spelled like one must be written as a raw identifier, `r#match`.
 # The others (`in`, `out`, `clock`, `reset`, `reset_n`, `areset`, `areset_n`, `as`, `then`)
 # are keywords only where no name can stand, so they work as plain names.
-# tests/test_raw_names.py checks this set against the parser's tables.
+# tests/test_reach.py checks this set against the parser's tables.
 RAW_KEYWORDS = frozenset("""
 assert comb const cover else ensures enum exists extern false fn for forall ghost if inst invariant let
-match module reg requires seq struct true wire
+match module mut reg requires seq struct true wire
 """.split())
 
 
