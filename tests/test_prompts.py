@@ -187,6 +187,31 @@ def test_the_verilog_prompt_states_the_guards_rules():
     assert "-g2005" in text
 
 
+ENUM_FROM_TERNARY = """module t(input logic c, output logic [1:0] y);
+  typedef enum logic [1:0] {A, B, C} st_t;
+  st_t s;
+  always_comb s = c ? A : B;
+  assign y = s;
+endmodule
+"""
+PACKED_2D = "module t(input logic [1:0] i, output logic [7:0] y);\n  logic [3:0][7:0] m;\n  assign m = 32'h11223344;\n  assign y = m[i];\nendmodule\n"
+
+
+def test_the_systemverilog_prompt_names_what_the_tools_refuse(tmp_path):
+    # both cost Verilog models an attempt on VerilogEval (Prob139, Prob153); the tools still refuse them
+    from bench.judge.tools import find_tool, tool_env
+    text = system_prompt("verilog", "systemverilog")
+    assert "`logic [3:0][7:0]`" in text and "enum variable" in text and "`localparam` codes" in text
+    (tmp_path / "e.sv").write_text(ENUM_FROM_TERNARY)
+    (tmp_path / "p.sv").write_text(PACKED_2D)
+    iv = subprocess.run([find_tool("iverilog"), "-g2012", "-o", str(tmp_path / "e.vvp"), str(tmp_path / "e.sv")],
+                        capture_output=True, text=True, env=tool_env())
+    assert iv.returncode != 0 and "cast" in iv.stderr + iv.stdout
+    ys = subprocess.run([find_tool("yosys"), "-q", "-p", f"read_verilog -sv {tmp_path / 'p.sv'}"],
+                        capture_output=True, text=True, env=tool_env())
+    assert ys.returncode != 0
+
+
 def _attempt(result: str, detail: str, codes: list[str]) -> Attempt:
     stage = StageResult(stage="check", tool="sysr", tool_version="0", ran=True, verdict=result,
                         duration_s=0.0, detail=detail, codes=codes)
