@@ -142,13 +142,13 @@ def test_the_first_message_names_the_sections_the_system_prompt_adds():
     # the system prompt differs between tasks by its sections: the task's message says which it has
     icache, alu = (next(t for t in TASKS if t.name == n) for n in ("icache", "alu"))
     message, system = first_message(icache, "sysr", False), task_system_prompt(icache, "sysr")
-    line = next(l for l in message.splitlines() if "adds the reference sections" in l)
+    line = next(l for l in message.splitlines() if "system prompt adds the sections" in l)
     names = [n.strip() for n in line.split(": ", 1)[1].rstrip(".").split(",")]
     assert names[:2] == ["Clocked", "Proofs and ghosts"]
     assert [n for n in names if f"## {n}\n" not in system.parts[1]] == []
     assert re.findall(r"(?m)^## (.+)$", system.parts[1]) == names
-    assert "adds the reference sections" not in first_message(alu, "sysr", False)  # core only
-    assert "adds the reference sections" not in first_message(icache, "verilog", False)
+    assert "system prompt adds the sections" not in first_message(alu, "sysr", False)  # core only
+    assert "system prompt adds the sections" not in first_message(icache, "verilog", False)
 
 
 def test_the_count_is_what_the_relay_backend_writes(tmp_path):

@@ -123,7 +123,7 @@ def sections_line(lang: str, start: str) -> str:
     names = titles(MODEL_REFERENCE.read_text(), start)
     if not names:
         return ""
-    return "The system prompt adds the reference sections: " + ", ".join(names) + ".\n\n"
+    return "The system prompt adds the sections: " + ", ".join(names) + ".\n\n"
 
 
 def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
