@@ -27,7 +27,7 @@ from ..judge.detail import as_received
 from .extract import extract_code
 from .models import Message, Model
 from .records import Attempt
-from .sections import select, titles
+from .sections import select
 from ..judge.score import Scorer
 from ..judge.tasks import ROOT, Task
 
@@ -120,7 +120,7 @@ def sections_line(lang: str, start: str) -> str:
     prompt is told where this one differs); "" when there are none, and in Verilog."""
     if lang != "sysr":
         return ""
-    names = titles(MODEL_REFERENCE.read_text(), start)
+    names = re.findall(r"(?m)^## (.+)$", model_reference(start)[1])
     if not names:
         return ""
     return "The system prompt adds the sections: " + ", ".join(names) + ".\n\n"

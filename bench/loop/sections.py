@@ -122,8 +122,3 @@ def select(reference: str, start: str | None) -> tuple[str, str]:
     extra = "".join(s.text for s in parts if s.tag is not None and wanted(s, found))
     return core, extra
 
-
-def titles(reference: str, start: str | None) -> list[str]:
-    """The names of the tagged sections `start` gets (`## Clocked` gives "Clocked"), in order."""
-    found = None if start is None else features(start)
-    return [s.title[3:].strip() for s in split(reference) if s.tag is not None and wanted(s, found)]
