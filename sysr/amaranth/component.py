@@ -327,6 +327,8 @@ def _clocking_unsupported(design: Design) -> str:
         return "has registers at the falling edge"
     if design.clock_reads:
         return "reads its clock"
+    if len(design.resets) > 1:
+        return f"has {len(design.resets)} resets"
     for inst in design.instances.values():
         if inst.child is not None and not inst.child.extern and _clocking_unsupported(inst.child):
             return f"instantiates `{inst.module}`, which {_clocking_unsupported(inst.child)}"

@@ -294,7 +294,8 @@ def module_item(it, depth: int) -> list[str]:
         return _join(f"{pad}{_ghost(it)}comb ", block(it.body, depth))
     if isinstance(it, S.SeqBlock):
         c = it.clock
-        clock = "" if c is None else f"({c.edge + ' ' if c.edge else ''}{_written(c.name)})"
+        resets = "".join(f", {_written(r)}" for r, _ in c.resets) if c is not None else ""
+        clock = "" if c is None else f"({c.edge + ' ' if c.edge else ''}{_written(c.name)}{resets})"
         return _join(f"{pad}{_ghost(it)}seq{clock} ", block(it.body, depth))
     if isinstance(it, S.Spec):
         if it.kind not in S.SPEC_KINDS:
