@@ -10,6 +10,10 @@ choice is the same on every run), into one of:
 - "both": each `seq` block at one of `clk`'s two edges, and a register `rck` toggled at the
   falling edge that an output `yck` reads with the clock's level.
 
+Some "two" designs with a reset also get a second reset `rst2` of a random kind, one per domain
+(§4.10): the blocks on `clk` name the design's reset (`seq(clk, rst)`), those on `clk2` name
+`rst2`, so each reset acts on its own registers only.
+
 Modules with instances or `prev`, `next`, `within` (one domain only, A008) are left alone, as are those
 without a clock.
 """
@@ -34,6 +38,13 @@ def with_clocks(text: str, rate: float = 0.35) -> str:
     text = re.sub(r"\bseq \{", lambda m: rng.choice(blocks), text)
     if mode == "two":
         text = text.replace("clk: clock", "clk: clock, clk2: clock", 1)
+        reset = re.search(r"\b(\w+): (reset|reset_n|areset|areset_n)\b", text)
+        if reset is not None and rng.random() < 0.6:  # one reset per domain
+            kind = rng.choice(("reset", "reset_n", "areset", "areset_n"))
+            text = text.replace(reset.group(0), f"{reset.group(0)}, rst2: {kind}", 1)
+            text = re.sub(r"\bseq\((falling )?clk(2?)\) \{",
+                          lambda m: f"seq({m.group(1) or ''}clk{m.group(2)}, {'rst2' if m.group(2) else reset.group(1)}) {{",
+                          text)
     if mode == "both":  # and a register at the falling edge that `yck` reads with the level
         text = text.replace("clk: clock", "clk: clock, yck: out bool", 1)
         extra = "  reg rck: bool initial false;\n  seq(falling clk) { rck <= !rck; }\n  yck = clk != rck;\n"
