@@ -92,8 +92,13 @@ def port_kinds(facts: Facts) -> tuple[dict[str, str], str]:
                 return {}, f"the reference uses `{name}` as a synchronous reset of both polarities"
             high = known.pop() if known else not name.lower().endswith(("n", "_b"))
             kinds[name] = "reset" if high else "reset_n"
-        elif len(named) > 1:
-            return {}, f"the reference has several inputs named like resets ({', '.join(named)}); a sysr design has one"
+        elif len(named) > 1:  # several synchronous resets: each one Yosys finds, of one polarity
+            known = {n: {p for p in facts.sync_resets.get(n, ()) if p is not None} for n in named}
+            if not all(len(k) == 1 for k in known.values()):
+                return {}, (f"the reference has several inputs named like resets ({', '.join(named)}), and Yosys "
+                            "does not find each resetting flip-flops at one polarity: which are resets is unknown")
+            for n, k in known.items():
+                kinds[n] = "reset" if k.pop() else "reset_n"
     return kinds, ""
 
 
