@@ -370,7 +370,12 @@ def make_testbench(cases: list[SimCase], stim_paths: dict[int, str], n_steps: in
         "  initial begin", "    #1;", *setup,
         f"    for (step = 0; step < {n_steps}; step = step + 1) begin", *drive,
         "      #2;", *late, "      #1;", "      if (step > 0) begin", *show, "      end",
-        "      #2 clk = 1'b1;", *edges, "      #2;", *restore, "      #3 clk = 1'b0;", "    end",
+        "      #2 clk = 1'b1;", *edges, "      #2;", *restore,
+        # (a block that names no reset, in a module with several, writes in the preliminary
+        # reset too: what it wrote is set back to the evaluator's start)
+        *(["      if (step == 0) begin", *[f"  {x}" for x in setup if not x.strip().startswith("$readmemh")],
+            "      end"] if any(len(c.prep.system.design.resets) > 1 for c in cases) else []),
+        "      #3 clk = 1'b0;", "    end",
         "    $finish;", "  end", "endmodule", ""])
 
 

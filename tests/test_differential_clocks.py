@@ -5,11 +5,14 @@ a clock read as a value, and the Icarus harness notices a lowering that gets an 
 The random designs of tests/test_differential.py include such designs (tests/gen_clocks.py
 rewrites about a third of the clocked ones); the tests here pin what the generator makes, run
 the hand-written designs of tests/verify through the harness, and corrupt their Verilog.
-The Amaranth back end builds one rising-edge domain only, and says so.
+The Amaranth back end builds one rising-edge domain only, and says so. Some two-clock designs
+have a reset per domain (`seq(clk2, rst2)`), and the harness notices a block lowered on the
+wrong one.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from sysr.amaranth import from_text
 from z3_harness import z3_disagreements
 
 VERIFY = Path(__file__).parent / "verify"
+CASES = Path(__file__).parent / "cases"
 
 
 def test_the_generator_makes_designs_with_several_clocks_and_edges():
@@ -30,15 +34,18 @@ def test_the_generator_makes_designs_with_several_clocks_and_edges():
     assert sum("seq(falling clk)" in t and "seq(clk)" in t and "yck = clk != rck;" in t for t in texts) >= 5
     assert sum("seq(falling clk)" in t and "seq(clk)" not in t and "yck" not in t for t in texts) >= 5
     assert all("seq(" not in design_from_seed(s, clocks=False).text for s in range(1000, 1050))
+    two = [t for t in texts if "rst2: " in t]
+    assert len(two) >= 5 and sum(bool(re.search(r"seq\((falling )?clk2, rst2\)", t)) for t in two) >= 5
 
 
 def design(name: str) -> Generated:
-    text = (VERIFY / f"{name}.sysr").read_text()
+    text = (CASES / f"{name}.sysr" if "/" in name else VERIFY / f"{name}.sysr").read_text()
     module = text.split("module ", 1)[1].split("(", 1)[0].strip()
     return Generated(text, module)
 
 
-CLOCKED = ["dualedge", "falling_edge", "pulse_sync", "pulse_lost"]
+CLOCKED = ["dualedge", "falling_edge", "pulse_sync", "pulse_lost", "async_fifo_resets_swapped",
+           "good/resets_per_domain"]
 
 
 @pytest.mark.parametrize("name", CLOCKED)
@@ -51,6 +58,7 @@ CORRUPTIONS = {  # design -> (the lowered Verilog made wrong, the probe that mus
     "dualedge": (lambda v: v.replace("negedge clk", "posedge clk"), "q: Icarus"),
     "falling_edge": (lambda v: v.replace("negedge clk", "posedge clk"), "q: Icarus"),
     "pulse_sync": (lambda v: v.replace("posedge slow", "posedge fast"), "out: Icarus"),
+    "good/resets_per_domain": (lambda v: v.replace("if (rrst)", "if (!wrst_n)"), "b: Icarus"),
 }
 
 
