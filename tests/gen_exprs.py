@@ -2,7 +2,7 @@
 and type-directed expressions.
 
 `ExprGen.expr(ty, depth, scope)` returns source text of type `ty`, choosing among the
-productions that can make it (`p_*`: every operator, casts, slices, bit indexes in range or
+productions that can make it (`p_*`: every operator, casts, slices (and indexed part-selects), bit indexes in range or
 guarded, concatenation, if and match expressions, builtins, fn calls, guarded division,
 quantifiers and `prev` in properties); each production knows which of its operands must
 carry a type of their own and which may be a bare literal that takes its type from context.
@@ -294,6 +294,9 @@ class ExprGen:
         if src.width < ty.width:
             src = Ty(src.kind, ty.width + self.ch.int(0, 8))
         lo = self.ch.int(0, src.width - ty.width)
+        if self.ch.chance(0.3):  # Verilog's indexed part-select at a computed position (§3.5)
+            start = self.expr(uint(self.ch.pick([2, 3, 4, 5, 6, 8])), d, sc, own=True)
+            return f"{self.atom(src, d, sc)}[{start} {self.ch.pick(['+:', '-:'])} {ty.width}]"
         return f"{self.atom(src, d, sc)}[{lo + ty.width - 1}:{lo}]"
 
     def p_concat(self, ty, d, sc, own):
