@@ -11,6 +11,8 @@ Statements, declarations and modules build on it in `DesignGen` (tests/gen_desig
 
 from __future__ import annotations
 
+import random
+
 from dataclasses import replace
 
 from gen_base import LOWERING_NAMES, SYSR_WORDS, VERILOG_WORDS, WIDTHS, Chooser, Scope, Val, split_width
@@ -294,10 +296,25 @@ class ExprGen:
         if src.width < ty.width:
             src = Ty(src.kind, ty.width + self.ch.int(0, 8))
         lo = self.ch.int(0, src.width - ty.width)
-        if self.ch.chance(0.3):  # Verilog's indexed part-select at a computed position (§3.5)
-            start = self.expr(uint(self.ch.pick([2, 3, 4, 5, 6, 8])), d, sc, own=True)
-            return f"{self.atom(src, d, sc)}[{start} {self.ch.pick(['+:', '-:'])} {ty.width}]"
-        return f"{self.atom(src, d, sc)}[{lo + ty.width - 1}:{lo}]"
+        part = self.part_select(src, ty, lo, sc)
+        return f"{self.atom(src, d, sc)}[{part or f'{lo + ty.width - 1}:{lo}'}]"
+
+    def part_select(self, src: Ty, ty: Ty, lo: int, sc: Scope) -> str | None:
+        """Now and then `b +: W` or `b -: W` (Verilog's indexed part-select, §3.5) at a signal's
+        position instead of `hi:lo`. Its choices come from a generator of its own, seeded from
+        the design so far, so that the main one draws what it drew before: every other part of
+        every seed's design stays what it was."""
+        side = random.Random(f"{self.module_name} {self.counter} {src} {ty} {lo}")
+        if side.random() >= 0.3:
+            return None
+        signals = [v for v in sc.vals if v.ty.kind in ("uint", "sint")]
+        width = side.choice([2, 3, 4, 5, 6, 8])
+        if signals:
+            v = side.choice(signals)
+            start = f"({v.name} as u{width})"
+        else:
+            start = f"{side.randrange(1 << width)}u{width}"
+        return f"{start} {side.choice(['+:', '-:'])} {ty.width}"
 
     def p_concat(self, ty, d, sc, own):
         widths = split_width(ty.width, self.ch.int(1, 3), self.ch)
