@@ -25,7 +25,6 @@ from sysr.amaranth import from_text
 from z3_harness import z3_disagreements
 
 VERIFY = Path(__file__).parent / "verify"
-CASES = Path(__file__).parent / "cases"
 
 
 def test_the_generator_makes_designs_with_several_clocks_and_edges():
@@ -39,13 +38,13 @@ def test_the_generator_makes_designs_with_several_clocks_and_edges():
 
 
 def design(name: str) -> Generated:
-    text = (CASES / f"{name}.sysr" if "/" in name else VERIFY / f"{name}.sysr").read_text()
+    text = (VERIFY / f"{name}.sysr").read_text()
     module = text.split("module ", 1)[1].split("(", 1)[0].strip()
     return Generated(text, module)
 
 
-CLOCKED = ["dualedge", "falling_edge", "pulse_sync", "pulse_lost", "async_fifo_resets_swapped",
-           "good/resets_per_domain"]
+CLOCKED = ["dualedge", "falling_edge", "pulse_sync", "pulse_lost", "../seeded/async_fifo_resets",
+           "../cases/good/resets_per_domain"]
 
 
 @pytest.mark.parametrize("name", CLOCKED)
@@ -58,7 +57,7 @@ CORRUPTIONS = {  # design -> (the lowered Verilog made wrong, the probe that mus
     "dualedge": (lambda v: v.replace("negedge clk", "posedge clk"), "q: Icarus"),
     "falling_edge": (lambda v: v.replace("negedge clk", "posedge clk"), "q: Icarus"),
     "pulse_sync": (lambda v: v.replace("posedge slow", "posedge fast"), "out: Icarus"),
-    "good/resets_per_domain": (lambda v: v.replace("if (rrst)", "if (!wrst_n)"), "b: Icarus"),
+    "../cases/good/resets_per_domain": (lambda v: v.replace("if (rrst)", "if (!wrst_n)"), "b: Icarus"),
 }
 
 

@@ -14,7 +14,7 @@ registers, and each reset acts on its own registers only.
 
 The diagnostics are tests/cases/bad/A008-*reset*.sysr; the differential tests draw designs with a
 reset per domain (tests/gen_clocks.py); yosys-smtbmc confirms examples/async_fifo_resets.sysr and
-refutes tests/verify/async_fifo_resets_swapped.sysr (tests/test_formal.py).
+refutes tests/seeded/async_fifo_resets.sysr (tests/test_formal.py).
 """
 
 from __future__ import annotations
