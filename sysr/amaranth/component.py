@@ -57,7 +57,7 @@ import keyword
 import re
 import types
 
-from amaranth.hdl import ClockDomain, ClockSignal, Const, Instance, Module, Mux, ResetSignal, Signal, Value, unsigned
+from amaranth.hdl import ClockSignal, Const, Instance, Module, Mux, ResetSignal, Signal, Value, unsigned
 from amaranth.lib import data
 from amaranth.lib import enum as am_enum
 from amaranth.lib import wiring
@@ -66,8 +66,10 @@ from amaranth.lib.wiring import In, Out
 from .. import elab as E
 from ..front import syntax as S
 from ..lower.names import escape_keyword
+from ..elab.clocks import child_nets, is_leveled, register_domains
 from ..model import Design
 from .arrays import MemoryArray, RegisterArray
+from .domains import Domains
 from .exprs import ValueBuilder
 from .ops import Unsupported, port_shape, shape_of
 
@@ -89,19 +91,25 @@ class SysrComponent(wiring.Component):
     was built from).
     """
 
-    def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync") -> None:
+    def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync",
+                 domains: dict[str, str] | None = None) -> None:
         if reset not in RESET_MODES:
             raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
-        unsupported = _clocking_unsupported(design)
-        if unsupported:
-            raise ValueError(f"the Amaranth back end builds designs with one clock domain at the rising edge; "
-                             f"`{design.module.name}` {unsupported}: lower it to Verilog (`sysr lower`) and "
-                             "instantiate that (reference §4.10)")
-        system = E.elaborate(design)
+        self._MustUse__silence = True  # until it is built: Amaranth need not warn of one refused
+        self.reset_mode = reset if design.clock is not None else "port"
+        if self.reset_mode == "port" and design.reset_async and design.reset is not None and is_leveled(design):
+            raise ValueError(f"`{design.module.name}` has an asynchronous reset and steps that are not an edge of "
+                             "every domain (several clocks, or both edges): its registers must clear without an "
+                             "edge, which takes the domains' own reset: use reset=\"domain\"")
+        # every register takes its next value at its own domain's edge, which the domain gives
+        system = E.elaborate(design, edges=False)
         self.design = design
         self.module_name = design.module.name
-        self.domain = domain
-        self.reset_mode = reset if design.clock is not None else "port"
+        self.reset_async = design.reset_async and design.reset is not None
+        self._clocks = Domains(design, domain, domains, self.reset_mode, self.reset_async)
+        self.domains = dict(self._clocks.user)  # clock -> Amaranth domain
+        self.domain = self.domains[design.clock] if design.clock is not None else domain
+        self._reg_domain = register_domains(design)
         self._reset_port = design.reset if (self.reset_mode == "port" and design.reset) else None
         members, self.port_names = self._signature_members(design)
         self.enums = {name: amaranth_enum(name, info.variants, info.ty.width)
@@ -110,25 +118,18 @@ class SysrComponent(wiring.Component):
         self.memories: dict[str, object] = {}
         self.wires: dict[str, Signal] = {}
         self.visible: dict[str, object] = {}
-        self.reset_async = design.reset_async and design.reset is not None
-        # memory writes: in the domain, or (see the module docstring) a local reset-less
-        # domain on its clock when the domain's reset is asynchronous
-        self._write_domain = f"{domain}_memw" if self.reset_async and self.reset_mode == "domain" else domain
         super().__init__(wiring.Signature(members))
         self._comb: list = []
-        self._sync: list = []
+        self._sync: dict[str, list] = {}  # Amaranth domain -> its statements
         self._arrays: dict[str, object] = {}
-        try:
-            self._build(design, system)
-        except BaseException:
-            self._MustUse__silence = True  # not built: Amaranth need not warn that it went unused
-            raise
+        self._build(design, system)
+        self._MustUse__silence = False
 
     # ---- the signature ---------------------------------------------------------------------
     def _signature_members(self, design: Design) -> tuple[dict, dict[str, str]]:
         reserved = set(dir(SysrComponent)) | {"signature", "design", "module_name", "domain", "reset_mode",
                                               "port_names", "enums", "registers", "memories", "wires",
-                                              "visible", "reset_async"}
+                                              "visible", "reset_async", "domains"}
         members: dict = {}
         names: dict[str, str] = {}
         for port in design.ports:
@@ -194,19 +195,20 @@ class SysrComponent(wiring.Component):
             self._comb.append(target.eq(build.value(expr)))
         for sv in live:
             nxt = nexts[sv.name]
+            sync = self._sync.setdefault(self._domain_of(sv.name), [])
             if sv.kind == "mem":
-                self._comb += self._arrays[sv.name].write_ports(nxt, build, self._write_domain)
+                self._comb += self._arrays[sv.name].write_ports(nxt, build, self._domain_of(sv.name, write=True))
             elif sv.size is not None:
                 arr = self._arrays[sv.name]
-                self._sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
+                sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
             elif self._held_at_reset(sv, nxt, system):
                 # the hold reads the domain's reset itself, not a comb signal made from it: the
                 # simulator runs the domain at the reset's rising edge too (see the docstring),
                 # where a comb signal of the reset still shows the value before it
                 reg = self.registers[sv.name]
-                self._sync.append(reg.eq(Mux(ResetSignal(self.domain), reg, build.value(nxt.b))))
+                sync.append(reg.eq(Mux(ResetSignal(self._domain_of(sv.name)), reg, build.value(nxt.b))))
             else:
-                self._sync.append(self.registers[sv.name].eq(build.value(nxt)))
+                sync.append(self.registers[sv.name].eq(build.value(nxt)))
             if sv.kind == "out_reg" and sv.name in self.port_names:  # (an instance's is a register inside)
                 value = build.value(shown[sv.name]) if sv.name in shown else self.registers[sv.name]
                 self._comb.append(self.port(sv.name).eq(value))
@@ -214,21 +216,24 @@ class SysrComponent(wiring.Component):
             if sv.kind != "mem":
                 self.visible[sv.name] = self._visible(sv, shown.get(sv.name), build)
 
-    def _extern_instances(self, d: Design, prefix: str):
+    def _extern_instances(self, d: Design, prefix: str, nets: dict[str, str] | None = None):
         """An Amaranth `Instance` of the Verilog module for each instance of an extern module
         (its outputs are free in the flat system: the `Instance` drives them), in the hierarchy
-        below `d`; `prefix` is the path of `d`'s instances (`u.`)."""
+        below `d`; `prefix` is the path of `d`'s instances (`u.`), `nets` the top clock of each
+        of `d`'s clocks."""
+        nets = {c: c for c in d.clocks} if nets is None else nets
         for name, inst in d.instances.items():
             path = f"{prefix}{name}."
+            inner = child_nets(inst, nets)
             if not inst.child.extern:
-                yield from self._extern_instances(inst.child, path)
+                yield from self._extern_instances(inst.child, path, inner)
                 continue
             ports = {}
             for p in inst.child.ports:
                 sig = inst.child.signals[p.name]
                 port = escape_keyword(p.name)
                 if p.kind == "clock":
-                    ports[f"i_{port}"] = ClockSignal(self.domain)
+                    ports[f"i_{port}"] = ClockSignal(self.domains[inner[p.name]])
                 elif p.kind in ("out", "out_reg"):
                     out = Signal(shape_of(sig.ty), name=f"{path}{p.name}")
                     self.extern_outputs[path + p.name] = out
@@ -253,6 +258,11 @@ class SysrComponent(wiring.Component):
             return [Mux(active, init, el) for el in reg]
         return Mux(active, init, reg)
 
+    def _domain_of(self, name: str, write: bool = False) -> str:
+        """The Amaranth domain of a register, register array or (`write`) memory's write ports."""
+        clock, edge = self._reg_domain[name]
+        return self._clocks.of(clock, edge, write)
+
     def _held_at_reset(self, sv: E.StateVar, nxt, system: E.System) -> bool:
         """A register without a reset value, held while the domain's asynchronous reset is active."""
         return (self.reset_mode == "domain" and self.reset_async and sv.init is None
@@ -275,8 +285,10 @@ class SysrComponent(wiring.Component):
         if var.name in getattr(self, "extern_outputs", {}):
             return self.extern_outputs[var.name]
         if var.name == d.reset and var.name not in self.port_names:
-            rst = ResetSignal(self.domain)
+            rst = ResetSignal(self._clocks.reset_domain(var.name))
             return ~rst if d.reset_active_low else rst
+        if var.name in d.clocks:  # a clock read as a value: its level
+            return self._clocks.clock_signal(var.name)
         if var.name in self.registers and not isinstance(self.registers[var.name], list):
             return self.registers[var.name]  # (a registered output's port may show it through a mux)
         if var.name in self.port_names:
@@ -289,15 +301,14 @@ class SysrComponent(wiring.Component):
     def elaborate(self, platform) -> Module:
         m = Module()
         m.d.comb += self._comb
-        if self._sync:
-            m.d[self.domain] += self._sync
+        for domain, stmts in self._sync.items():
+            if stmts:
+                m.d[domain] += stmts
         for name, mem in self.memories.items():
             m.submodules[f"mem_{name}"] = mem
         for name, instance in self._externs:
             m.submodules[name.replace(".", "_")] = instance
-        if self.memories and self._write_domain != self.domain:
-            m.domains += ClockDomain(self._write_domain, reset_less=True, local=True)
-            m.d.comb += ClockSignal(self._write_domain).eq(ClockSignal(self.domain))
+        self._clocks.add_locals(m)
         return m
 
 
@@ -317,17 +328,3 @@ def member_name(name: str, taken: set[str]) -> str:
     assert re.match(r"^[A-Za-z][0-9A-Za-z_]*$", out), out
     return out
 
-
-def _clocking_unsupported(design: Design) -> str:
-    """Why the design's clocks are more than one rising-edge domain (§4.10), or ""."""
-    domains = set(design.block_domain.values())
-    if len(design.clocks) > 1:
-        return f"has {len(design.clocks)} clocks"
-    if any(edge == "falling" for _, edge in domains):
-        return "has registers at the falling edge"
-    if design.clock_reads:
-        return "reads its clock"
-    for inst in design.instances.values():
-        if inst.child is not None and not inst.child.extern and _clocking_unsupported(inst.child):
-            return f"instantiates `{inst.module}`, which {_clocking_unsupported(inst.child)}"
-    return ""
