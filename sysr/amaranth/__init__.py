@@ -7,8 +7,8 @@
 `load(path)`, `from_text(text)` and `from_design(design)` run sysr's checker (the proofs
 too, unless `verify=False`) and raise `Rejected`, carrying the diagnostics, for a design it
 does not accept. The component is Amaranth logic built from the elaborated design (see
-`sysr.amaranth.component` for how the clock, the reset and names map; `exprs` and `arrays`
-for operators and memories), so Amaranth's simulator runs it and Amaranth's back ends
+`sysr.amaranth.component` for how the clocks, the reset and names map, `domains` for the
+clock domains, `exprs` and `arrays` for operators and memories), so Amaranth's simulator runs it and Amaranth's back ends
 (`amaranth.back.rtlil`, `amaranth.back.verilog`) emit it. A construct the back end cannot
 build raises `Unsupported`; it never builds a different circuit. `params` sets the top
 module's parameters (§4.8 of the reference, as `--param` does): the component is that binding.

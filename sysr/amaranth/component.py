@@ -6,11 +6,19 @@ assignments, register arrays lists of signals, memories `amaranth.lib.memory.Mem
 Ghost state, `prev` history and properties are left out: they are about the design, not part
 of it (the checker has made sure that no design logic reads them).
 
-Clock and reset. The design's clock is the component's clock domain (`domain`, "sync" by
-default). With `reset="domain"` (the default) the design's reset port is that domain's reset
-too: it is not in the signature, registers are reset by the domain (to their sysr reset
+Clocks. Each clock of the design is a clock domain of the user's (`domains`, clock -> domain;
+`domain`, "sync" by default, with one clock; each clock's own name with several): a register
+is in its sysr domain's (`sysr.amaranth.domains`: the clock's domain at the rising edge, a
+local `clk_edge="neg"` domain on the same clock at the falling one), and a read of a clock is
+its level, `ClockSignal(domain)`. The component is built from the system elaborated with
+`edges=False`, where every register takes its next value in every step: the edge conditions
+the evaluator and the proofs put in the next-state functions (which clocks tick in a step) are
+the domains' own clocks here. `domain` is the first clock's domain.
+
+Reset. With `reset="domain"` (the default) the design's reset port is the reset of each domain
+it resets (with several clocks, drive their domains' resets from one signal): it is not in the signature, registers are reset by the domain (to their sysr reset
 values; memories are not), and logic that reads the reset, and the hold on memory writes
-while the reset is active, read `ResetSignal(domain)` (an active-low `reset_n` or `areset_n`
+while the reset is active, read `ResetSignal` of its first clock's domain (an active-low `reset_n` or `areset_n`
 reads its complement: Amaranth resets are active high). The domain's kind must match the
 design's: a synchronous `reset`/`reset_n` wants `async_reset=False` (the proofs assume the
 registers clear at the edge), an asynchronous `areset`/`areset_n` wants `async_reset=True`
@@ -22,7 +30,9 @@ input port with its sysr name and polarity, registers are `reset_less` and reset
 exactly as `sysr lower` writes it, so the domain's own reset does not touch the component;
 with an asynchronous reset the logic reads each register through `reset_active ? init :
 register` (`System.visible` of `sysr.elab`), and the registers take their reset values at the
-edge. `registers` are the flip-flops, `visible` the registers as the design reads them (the
+edge; that is sysr's meaning only when every step is an edge of every domain (one clock at
+one edge), so a design with an asynchronous reset and several clocks, or both edges, is
+refused in "port" mode (a `ValueError`). `registers` are the flip-flops, `visible` the registers as the design reads them (the
 same signals but in "port" mode with an asynchronous reset, where they are those muxes). A
 design without a clock uses no domain; its reset, if it has one, is an ordinary input port.
 
@@ -31,9 +41,9 @@ domain reset as well as at the clock edge, before the comb signals have settled:
 write port there writes whatever its enable shows at that instant, and a `reset_less` register
 takes its next value (the RTLIL's `$dff` does neither). In "domain" mode with an asynchronous
 reset the memories' write ports are therefore in a local reset-less domain `<domain>_memw`
-whose clock is the domain's (the same `$memwr` on the same clock once Yosys has merged the
+(`<domain>_fall_memw` at the falling edge) whose clock is the domain's (the same `$memwr` on the same clock once Yosys has merged the
 alias), and a register without a reset value, which sysr holds while the reset is active, is
-held by a mux on `ResetSignal(domain)` itself, which that step already shows active (not on a
+held by a mux on the `ResetSignal` of its own domain itself, which that step already shows active (not on a
 comb signal made from it); in "port" mode give the component a domain whose reset is not
 asynchronous (or none), as its registers are `reset_less`.
 
@@ -41,7 +51,7 @@ A design with instances is built flattened (`sysr.elab.flat`, what the evaluator
 component with every instance's logic inside, its registers and wires under the instance's
 name (`registers["u.count"]`, `wires["u.y"]`). An instance of an extern module (its logic is
 Verilog) is an Amaranth `Instance` of the Verilog module of that name, its ports connected by
-name (the clock to the domain's clock, the reset to this module's), its outputs
+name (a clock to its domain's clock, the reset to this module's), its outputs
 `extern_outputs["u.y"]`: Amaranth's simulator cannot run it, its RTLIL and Verilog back ends
 write it.
 
