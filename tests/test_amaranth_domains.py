@@ -175,3 +175,23 @@ def test_the_two_clock_example_runs():
                        text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.startswith("popped: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10")
+
+
+EXTERN_ON_SECOND = """
+extern module x(clk: clock, a: in u8, q: out reg u8) { }
+module top(wclk: clock, rclk: clock, rst: reset, a: in u8, b: out u8, c: out reg u8 = 0) {
+  inst u = x(clk: rclk, a: a);
+  b = u.q;
+  seq(wclk) { c <= a; }
+}
+"""
+
+
+def test_an_extern_instance_takes_the_clock_it_is_bound_to(tmp_path):
+    top, ports = verilog_top(sa.from_text(EXTERN_ON_SECOND, verify=False))
+    (tmp_path / "top.il").write_text(rtlil.convert(top, name="top", ports=ports))
+    (tmp_path / "x.v").write_text("module x(input clk, input [7:0] a, output [7:0] q); endmodule\n")
+    yosys("read_rtlil top.il; read_verilog -lib x.v; hierarchy -top top; proc; flatten; opt_clean; "
+          "write_verilog -noattr top.v", tmp_path)
+    netlist = (tmp_path / "top.v").read_text()
+    assert ".clk(rclk)" in netlist and "always @(posedge wclk)" in netlist, netlist
