@@ -65,6 +65,18 @@ module both(clk: clock, rst: reset, d: in u8, we: in bool, a: in u2, q: out u8, 
 """
 
 
+# A register at one clock's falling edge that samples a register of another clock: when both
+# edges come at once it takes the old value (in Amaranth's simulator the falling-edge domain's
+# clock, a comb copy, sees its edge a delta cycle late: the component reads through comb signals).
+SAME_INSTANT = """
+module same_instant(a: clock, b: clock, rst: reset, x: in u8, p: out reg u8 = 0, q: out reg u8 = 0,
+                    r: out reg u8 = 0) {
+  seq(a) { p <= x; r <= q; }
+  seq(falling b) { q <= p; }
+}
+"""
+
+
 def source(name: str) -> Generated:
     text = (ROOT / "examples" / f"{name}.sysr") if name == "async_fifo" else (VERIFY / f"{name}.sysr")
     text = text.read_text()
@@ -74,7 +86,8 @@ def source(name: str) -> Generated:
 DESIGNS = {"dualedge": lambda: source("dualedge"), "falling_edge": lambda: source("falling_edge"),
            "pulse_sync": lambda: source("pulse_sync"), "pulse_lost": lambda: source("pulse_lost"),
            "async_fifo": lambda: source("async_fifo"), "crossing": lambda: Generated(CROSSING, "crossing"),
-           "both": lambda: Generated(BOTH_EDGES, "both")}
+           "both": lambda: Generated(BOTH_EDGES, "both"),
+           "same_instant": lambda: Generated(SAME_INSTANT, "same_instant")}
 ASYNC = {"pulse_sync", "pulse_lost", "async_fifo", "crossing"}  # an asynchronous reset and free clocks
 
 
@@ -87,11 +100,12 @@ def run(prep, reset: str) -> list[str]:
                                         if not (n in ASYNC and r == "port")])
 def test_amaranth_agrees_with_the_evaluator_across_clocks(name, reset):
     prep = prepare(DESIGNS[name](), 11, CYCLES)
-    ticks = {c: sum(bool(row.get(c, row.get(f"{c}#toggle", 1))) for row in prep.inputs)
-             for c in prep.system.design.clocks}
-    assert all(0 < n for n in ticks.values()), ticks
-    if len(ticks) > 1:  # the clocks tick independently: each misses some steps
-        assert all(n < CYCLES for n in ticks.values()), ticks
+    ticks = [{c for c in prep.system.design.clocks if row.get(c, row.get(f"{c}#toggle", 1))} for row in prep.inputs]
+    for c in prep.system.design.clocks:
+        assert any(c in t for t in ticks), c
+    if len(prep.system.design.clocks) > 1:  # the clocks tick independently: alone, together, neither
+        assert {frozenset(t) for t in ticks} >= {frozenset(), frozenset(prep.system.design.clocks)}
+        assert all(any(t == {c} for t in ticks) for c in prep.system.design.clocks)
     assert run(prep, reset) == []
 
 
@@ -119,11 +133,16 @@ def _one_clock(mp):
     mp.setattr(sa.component, "register_domains", first)
 
 
+def _edges_read_late(mp):
+    mp.setattr(sa.component.SysrComponent, "_settled", lambda self, value, reg, late: value)
+
+
 CORRUPTIONS = {  # name -> (how, design, the probe that must disagree)
     "falling edge taken as rising": (_edges_ignored, "falling_edge", ": q: Amaranth"),
     "both edges taken as rising": (_edges_ignored, "both", ": n: Amaranth"),
     "clock level inverted": (_level_inverted, "both", ": lvl: Amaranth"),
     "every register on the first clock": (_one_clock, "crossing", ": s.s1: Amaranth"),
+    "a falling edge reads a register of the same instant": (_edges_read_late, "same_instant", ": q: Amaranth"),
 }
 
 

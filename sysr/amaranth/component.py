@@ -13,7 +13,12 @@ local `clk_edge="neg"` domain on the same clock at the falling one), and a read 
 its level, `ClockSignal(domain)`. The component is built from the system elaborated with
 `edges=False`, where every register takes its next value in every step: the edge conditions
 the evaluator and the proofs put in the next-state functions (which clocks tick in a step) are
-the domains' own clocks here. `domain` is the first clock's domain.
+the domains' own clocks here. `domain` is the first clock's domain. A falling-edge domain's
+clock is a comb copy of the user's, which Amaranth's simulator sees change a delta cycle late;
+its registers take their next values through comb signals (`_settled`), so that an edge of
+another clock at the same instant is still seen after theirs, as in the RTLIL (an input port
+that the user drives straight from a register of such a clock, not through comb logic, would
+still be seen late in simulation).
 
 Reset. With `reset="domain"` (the default) the design's reset port is the reset of each domain
 it resets (with several clocks, drive their domains' resets from one signal): it is not in the signature, registers are reset by the domain (to their sysr reset
@@ -205,20 +210,23 @@ class SysrComponent(wiring.Component):
             self._comb.append(target.eq(build.value(expr)))
         for sv in live:
             nxt = nexts[sv.name]
-            sync = self._sync.setdefault(self._domain_of(sv.name), [])
+            domain = self._domain_of(sv.name)
+            sync = self._sync.setdefault(domain, [])
+            late = self._clocks.derived(domain)  # its clock is a comb copy: see `_settled`
             if sv.kind == "mem":
                 self._comb += self._arrays[sv.name].write_ports(nxt, build, self._domain_of(sv.name, write=True))
             elif sv.size is not None:
                 arr = self._arrays[sv.name]
-                sync += [el.eq(v) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
+                sync += [el.eq(self._settled(v, el, late)) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
             elif self._held_at_reset(sv, nxt, system):
                 # the hold reads the domain's reset itself, not a comb signal made from it: the
                 # simulator runs the domain at the reset's rising edge too (see the docstring),
                 # where a comb signal of the reset still shows the value before it
                 reg = self.registers[sv.name]
-                sync.append(reg.eq(Mux(ResetSignal(self._domain_of(sv.name)), reg, build.value(nxt.b))))
+                sync.append(reg.eq(Mux(ResetSignal(domain), reg, self._settled(build.value(nxt.b), reg, late))))
             else:
-                sync.append(self.registers[sv.name].eq(build.value(nxt)))
+                reg = self.registers[sv.name]
+                sync.append(reg.eq(self._settled(build.value(nxt), reg, late)))
             if sv.kind == "out_reg" and sv.name in self.port_names:  # (an instance's is a register inside)
                 value = build.value(shown[sv.name]) if sv.name in shown else self.registers[sv.name]
                 self._comb.append(self.port(sv.name).eq(value))
@@ -267,6 +275,19 @@ class SysrComponent(wiring.Component):
         if isinstance(reg, list):
             return [Mux(active, init, el) for el in reg]
         return Mux(active, init, reg)
+
+    def _settled(self, value, reg: Signal, late: bool):
+        """A register's next value; in a domain whose clock is a comb copy of the user's (a
+        falling edge), through a comb signal of its own. Amaranth's simulator sees the copied
+        clock's edge one delta cycle after the user's clock's, when a register of another
+        domain whose edge came at the same instant has already taken its new value; a comb
+        signal made from that register still shows the old one in that delta cycle, as the
+        edge's sample must (the RTLIL has no such delta: the same circuit)."""
+        if not late:
+            return value
+        nxt = Signal.like(reg, name=f"{reg.name}_next", init=0)
+        self._comb.append(nxt.eq(value))
+        return nxt
 
     def _domain_of(self, name: str, write: bool = False) -> str:
         """The Amaranth domain of a register, register array or (`write`) memory's write ports."""

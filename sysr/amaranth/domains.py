@@ -84,6 +84,10 @@ class Domains:
         self.locals.setdefault(name, Local(name, parent, edge, reset, self.reset_async and reset))
         return name
 
+    def derived(self, name: str) -> bool:
+        """Whether an Amaranth domain is a local one, its clock a comb copy of the user's."""
+        return name in self.locals
+
     def clock_signal(self, clock: str):
         """A clock read as a value: its level."""
         return ClockSignal(self.user[clock])
