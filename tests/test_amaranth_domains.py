@@ -100,12 +100,13 @@ def run(prep, reset: str) -> list[str]:
                                         if not (n in ASYNC and r == "port")])
 def test_amaranth_agrees_with_the_evaluator_across_clocks(name, reset):
     prep = prepare(DESIGNS[name](), 11, CYCLES)
-    ticks = [{c for c in prep.system.design.clocks if row.get(c, row.get(f"{c}#toggle", 1))} for row in prep.inputs]
-    for c in prep.system.design.clocks:
+    clocks = prep.system.design.clocks
+    ticks = [{c for c in clocks if row.get(c, row.get(f"{c}#toggle", 1))} for row in prep.inputs]
+    for c in clocks:
         assert any(c in t for t in ticks), c
-    if len(prep.system.design.clocks) > 1:  # the clocks tick independently: alone, together, neither
-        assert {frozenset(t) for t in ticks} >= {frozenset(), frozenset(prep.system.design.clocks)}
-        assert all(any(t == {c} for t in ticks) for c in prep.system.design.clocks)
+    if len(clocks) > 1:  # the clocks tick independently: alone, together, neither
+        assert {frozenset(t) for t in ticks} >= {frozenset(), frozenset(clocks)}
+        assert all(any(t == {c} for t in ticks) for c in clocks)
     assert run(prep, reset) == []
 
 
@@ -118,7 +119,8 @@ def test_an_asynchronous_reset_across_free_clocks_needs_the_domains_reset():
 
 def _edges_ignored(mp):
     real = sysr_amaranth_domains.Domains.of
-    mp.setattr(sysr_amaranth_domains.Domains, "of", lambda self, clock, edge, write=False: real(self, clock, "rising", write))
+    mp.setattr(sysr_amaranth_domains.Domains, "of",
+               lambda self, clock, edge, write=False: real(self, clock, "rising", write))
 
 
 def _level_inverted(mp):
@@ -162,8 +164,9 @@ def test_each_clock_is_a_domain_named_as_asked():
     assert c.domains == {"wclk": "wclk", "rclk": "rclk"} and c.domain == "wclk"
     c = elaborated(sa.from_text(fifo, verify=False, domains={"wclk": "write", "rclk": "read"}))
     assert c.domains == {"wclk": "write", "rclk": "read"}
-    for bad, why in (({"wclk": "w"}, "`rclk` is missing"), ({"wclk": "w", "rclk": "r", "clk": "c"}, "`clk` is not one")):
-        with pytest.raises(ValueError, match=f"maps each clock of `async_fifo` \\(wclk, rclk\\) to an Amaranth domain: {why}"):
+    for bad, why in (({"wclk": "w"}, "`rclk` is missing"),
+                     ({"wclk": "w", "rclk": "r", "clk": "c"}, "`clk` is not one")):
+        with pytest.raises(ValueError, match=f"each clock of `async_fifo` \\(wclk, rclk\\) to an Amaranth domain: {why}"):
             sa.from_text(fifo, verify=False, domains=bad)
     c = elaborated(sa.from_text(source("dualedge").text, verify=False, domain="pix"))
     assert c.domains == {"clk": "pix"} and "clk" not in c.port_names  # its falling edge: a local domain

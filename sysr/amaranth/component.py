@@ -21,36 +21,38 @@ that the user drives straight from a register of such a clock, not through comb 
 still be seen late in simulation).
 
 Reset. With `reset="domain"` (the default) the design's reset port is the reset of each domain
-it resets (with several clocks, drive their domains' resets from one signal): it is not in the signature, registers are reset by the domain (to their sysr reset
-values; memories are not), and logic that reads the reset, and the hold on memory writes
-while the reset is active, read `ResetSignal` of its first clock's domain (an active-low `reset_n` or `areset_n`
-reads its complement: Amaranth resets are active high). The domain's kind must match the
-design's: a synchronous `reset`/`reset_n` wants `async_reset=False` (the proofs assume the
-registers clear at the edge), an asynchronous `areset`/`areset_n` wants `async_reset=True`
-(`reset_async` says which): the domain then clears the registers as soon as its reset is
-active, which is exactly sysr's meaning (they read as their reset values in that same cycle
-and hold them through the edges), so the registers are read as they are. `ResetInserter`
-resets the registers but not what reads `ResetSignal`. With `reset="port"` the reset stays an
-input port with its sysr name and polarity, registers are `reset_less` and reset by the logic
-exactly as `sysr lower` writes it, so the domain's own reset does not touch the component;
-with an asynchronous reset the logic reads each register through `reset_active ? init :
-register` (`System.visible` of `sysr.elab`), and the registers take their reset values at the
-edge; that is sysr's meaning only when every step is an edge of every domain (one clock at
-one edge), so a design with an asynchronous reset and several clocks, or both edges, is
-refused in "port" mode (a `ValueError`). `registers` are the flip-flops, `visible` the registers as the design reads them (the
-same signals but in "port" mode with an asynchronous reset, where they are those muxes). A
+it resets (with several clocks, drive their domains' resets from one signal): it is not in the
+signature, registers are reset by the domain (to their sysr reset values; memories are not),
+and logic that reads the reset, and the hold on memory writes while the reset is active, read
+`ResetSignal` of its first clock's domain (an active-low `reset_n` or `areset_n` reads its
+complement: Amaranth resets are active high). The domain's kind must match the design's: a
+synchronous `reset`/`reset_n` wants `async_reset=False` (the proofs assume the registers clear
+at the edge), an asynchronous `areset`/`areset_n` wants `async_reset=True` (`reset_async` says
+which): the domain then clears the registers as soon as its reset is active, which is exactly
+sysr's meaning (they read as their reset values in that same cycle and hold them through the
+edges), so the registers are read as they are. `ResetInserter` resets the registers but not
+what reads `ResetSignal`. With `reset="port"` the reset stays an input port with its sysr name
+and polarity, registers are `reset_less` and reset by the logic exactly as `sysr lower` writes
+it, so the domain's own reset does not touch the component; with an asynchronous reset the
+logic reads each register through `reset_active ? init : register` (`System.visible` of
+`sysr.elab`), and the registers take their reset values at the edge; that is sysr's meaning
+only when every step is an edge of every domain (one clock at one edge), so a design with an
+asynchronous reset and several clocks, or both edges, is refused in "port" mode (a
+`ValueError`). `registers` are the flip-flops, `visible` the registers as the design reads them
+(the same signals but in "port" mode with an asynchronous reset, where they are those muxes). A
 design without a clock uses no domain; its reset, if it has one, is an ordinary input port.
 
 Amaranth's simulator (0.5) runs a domain's processes at the rising edge of an asynchronous
-domain reset as well as at the clock edge, before the comb signals have settled: a memory
-write port there writes whatever its enable shows at that instant, and a `reset_less` register
-takes its next value (the RTLIL's `$dff` does neither). In "domain" mode with an asynchronous
-reset the memories' write ports are therefore in a local reset-less domain `<domain>_memw`
-(`<domain>_fall_memw` at the falling edge) whose clock is the domain's (the same `$memwr` on the same clock once Yosys has merged the
-alias), and a register without a reset value, which sysr holds while the reset is active, is
-held by a mux on the `ResetSignal` of its own domain itself, which that step already shows active (not on a
-comb signal made from it); in "port" mode give the component a domain whose reset is not
-asynchronous (or none), as its registers are `reset_less`.
+domain reset as well as at the clock edge, before the comb signals have settled: a memory write
+port there writes whatever its enable shows at that instant, and a `reset_less` register takes
+its next value (the RTLIL's `$dff` does neither). In "domain" mode with an asynchronous reset
+the memories' write ports are therefore in a local reset-less domain `<domain>_memw`
+(`<domain>_fall_memw` at the falling edge) whose clock is the domain's (the same `$memwr` on
+the same clock once Yosys has merged the alias), and a register without a reset value, which
+sysr holds while the reset is active, is held by a mux on the `ResetSignal` of its own domain
+itself, which that step already shows active (not on a comb signal made from it); in "port"
+mode give the component a domain whose reset is not asynchronous (or none), as its registers
+are `reset_less`.
 
 A design with instances is built flattened (`sysr.elab.flat`, what the evaluator runs): one
 component with every instance's logic inside, its registers and wires under the instance's
@@ -217,7 +219,8 @@ class SysrComponent(wiring.Component):
                 self._comb += self._arrays[sv.name].write_ports(nxt, build, self._domain_of(sv.name, write=True))
             elif sv.size is not None:
                 arr = self._arrays[sv.name]
-                sync += [el.eq(self._settled(v, el, late)) for el, v in zip(arr.elements, arr.next_values(nxt, build))]
+                values = arr.next_values(nxt, build)
+                sync += [el.eq(self._settled(v, el, late)) for el, v in zip(arr.elements, values)]
             elif self._held_at_reset(sv, nxt, system):
                 # the hold reads the domain's reset itself, not a comb signal made from it: the
                 # simulator runs the domain at the reset's rising edge too (see the docstring),

@@ -49,9 +49,9 @@ class Domains:
         unknown = sorted(set(domains) - set(clocks))
         missing = [c for c in clocks if c not in domains]
         if unknown or missing:
-            raise ValueError(f"`domains` maps each clock of `{design.module.name}` ({', '.join(clocks) or 'none'}) "
-                             f"to an Amaranth domain: " + (f"`{unknown[0]}` is not one" if unknown
-                                                          else f"`{missing[0]}` is missing"))
+            why = f"`{unknown[0]}` is not one" if unknown else f"`{missing[0]}` is missing"
+            raise ValueError(f"`domains` maps each clock of `{design.module.name}` "
+                             f"({', '.join(clocks) or 'none'}) to an Amaranth domain: {why}")
         self.user = dict(domains)  # clock -> the user's Amaranth domain
         self.design = design
         self.reset_mode = reset_mode
