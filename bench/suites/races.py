@@ -39,7 +39,7 @@ WRAPPED = "race__Ref"
 _BLANK = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _LHS = re.compile(r"(\{[^{};()=]*\}|[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\n;=]*\])*)\s*=(?!=)")
-_STARTS = ("begin", "else", "fork", "default")  # words a statement may follow
+_STARTS = ("begin", "else", "fork", "default", "initial", "always")  # words a statement may follow
 _DELAY = re.compile(r"#\s*[0-9A-Za-z_.']+\s*$")
 
 
