@@ -98,7 +98,7 @@ def _outputs(header: str, body: str) -> list[str]:
 
 def _statement_start(text: str, at: int) -> bool:
     """Whether a statement may begin at `at` (what precedes it ends a statement or opens one)."""
-    before = text[:at].rstrip()
+    before = text[max(0, at - 256):at].rstrip()  # a bounded look back: the text may be megabytes long
     if not before:
         return False
     if before[-1] in ";)":
@@ -132,9 +132,11 @@ def stimulus(test: str) -> Stimulus | None:
     body_start = clean.find(";", close) + 1
     body = clean[body_start:end.start()]
     outputs = _outputs(clean[open_ + 1:close], body)
-    depth, found = _depths(body), []
+    depth, seen, found = 0, 0, []
     for lhs in _LHS.finditer(body):
-        if depth[lhs.start()] or not _statement_start(body, lhs.start()):
+        depth += body.count("(", seen, lhs.start()) - body.count(")", seen, lhs.start())
+        seen = lhs.start()
+        if depth > 0 or not _statement_start(body, lhs.start()):
             continue
         roots = _roots(lhs.group(1))
         if roots and all(r in outputs for r in roots):
@@ -149,27 +151,14 @@ def _roots(lhs: str) -> list[str]:
             if _IDENT.match(p.strip())] if inner.strip() else []
 
 
-def _depths(text: str) -> list[int]:
-    """The parenthesis depth at each offset of `text`."""
-    out, depth = [], 0
-    for c in text:
-        if c == ")":
-            depth = max(0, depth - 1)
-        out.append(depth)
-        if c == "(":
-            depth += 1
-    return out
-
-
 def fix(test: str) -> tuple[str, int]:
     """The testbench with the stimulus's blocking assignments to its outputs made nonblocking, and how many."""
     found = stimulus(test)
     if found is None or not found.blocking:
         return test, 0
-    out = test
-    for at in sorted(found.blocking, reverse=True):
-        out = out[:at] + "<=" + out[at + 1:]
-    return out, len(found.blocking)
+    cuts = [0, *sorted(found.blocking)]
+    pieces = [test[start:end] for start, end in zip(cuts, cuts[1:])] + [test[cuts[-1]:]]
+    return "<".join(pieces), len(found.blocking)
 
 
 def delayed(ref_v: str, ports: list[Port], top: str) -> str:
