@@ -21,9 +21,11 @@ blanked before any matching, the stimulus found by its module name, nothing eval
   race__d = d;`), the way lowered or hand-structured Verilog reads it. Icarus updates such a wire
   in an event of its own, after the clocked blocks the same edge woke, so this reference sees the
   values from before a blocking write at that edge. Scored against the testbench as a candidate
-  (`bench.suites.build.check_races`), it fails exactly when the verdict on a correct design
-  depends on the race. A plain wire and not an `assign #0`: the late reference is judged as any
-  candidate is, and the scorer refuses delays in a candidate.
+  (`bench.suites.build.check_races`), it fails when a correct design written that way is judged
+  wrong because the reference reads an input at the edge it is written. A plain wire and not an
+  `assign #0`: the late reference is judged as any candidate is, and the scorer refuses delays in
+  a candidate. The check sees one direction only: a reference that itself reads every input
+  late passes it, yet would fail a correct design that reads them directly; `fix` removes both.
 """
 
 from __future__ import annotations
