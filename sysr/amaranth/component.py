@@ -95,7 +95,7 @@ STATE_KINDS = ("reg", "out_reg", "mem")  # the non-ghost state kinds this back e
 
 
 class SysrComponent(wiring.Component):
-    """A sysr design as Amaranth logic; see the module docstring for clock, reset and names.
+    """A sysr design as Amaranth logic; see the module docstring for clocks, reset and names.
 
     Attributes besides the ports: `port_names` (sysr port name -> signature member),
     `registers` (register name -> `Signal`, or a list of signals for a register array),
@@ -103,9 +103,9 @@ class SysrComponent(wiring.Component):
     under an asynchronous reset in "port" mode `reset_active ? init : register`, a value to
     simulate or assign), `memories` (memory name -> `amaranth.lib.memory.Memory`), `wires`
     (wire name -> `Signal`), `enums` (enum name -> an `amaranth.lib.enum.Enum` of its
-    encodings), `domain`, `reset_mode`, `reset_async` (the design's reset is asynchronous: in
-    "domain" mode, give the domain `async_reset=True`), `design` (the checked sysr design it
-    was built from).
+    encodings), `domains` (clock -> Amaranth domain), `domain` (the first clock's),
+    `reset_mode`, `reset_async` (the design's reset is asynchronous: in "domain" mode, give the
+    domains `async_reset=True`), `design` (the checked sysr design it was built from).
     """
 
     def __init__(self, design: Design, *, reset: str = "domain", domain: str = "sync",
