@@ -223,7 +223,8 @@ def amaranth_reset_mode(seed: int, system: E.System) -> str:
 def features(system: E.System) -> set[str]:
     """What a design's logic (ghosts and properties left out) uses of the newer constructs:
     an asynchronous reset, `/`, `%`, a memory, registers without a reset value,
-    power-up values, no reset port."""
+    power-up values, no reset port, several clocks, a falling edge, a clock read as a level,
+    a signal wider than 256 bits, a struct."""
     d = system.design
     out = {"async reset"} if d.reset_async and d.reset is not None else set()
     roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
@@ -248,6 +249,10 @@ def features(system: E.System) -> set[str]:
         out.add("falling edge")
     if d.clock_reads:
         out.add("clock read as a level")
+    if any(sig.ty is not None and sig.ty.width > 256 for sig in d.signals.values() if not sig.ghost):
+        out.add("wide bus")
+    if d.structs:
+        out.add("struct")
     return out
 
 
