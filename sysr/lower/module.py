@@ -176,8 +176,8 @@ class ModuleLowering(InstanceLowering):
         assumed. Icarus gives it at time 0 and Yosys keeps it as the `init` attribute. The reset
         value is written as the reset branch writes it (`= IDLE`), except where that text
         needs a generated helper, or names a localparam in a port (which comes before them):
-        there the value the checker computed. `reset_init=False` (`sysr lower --no-reset-init`) leaves
-        reset values to the reset alone."""
+        there the value the checker computed. `reset_init=False` (`sysr lower --no-reset-init`)
+        leaves reset values to the reset alone."""
         if sig.powerup is not None:
             return f" = {literal(sig.powerup, sig.ty.width)}"
         if sig.init is None or not self.reset_init:
