@@ -7,7 +7,9 @@ and per seq block an `always @(posedge clk)` with the synchronous reset branch f
 asynchronous reset, `always @(posedge clk or posedge arst)`, `negedge` for an active-low one,
 holding the registers that have reset values). Memory writes go to a separate clocked block
 with no reset branch (only the reset as a write enable, since nothing in a seq block happens
-in a reset cycle), so that Yosys infers RAM. Ghost state and logic, and specifications, are
+in a reset cycle), so that Yosys infers RAM. A register with a reset value (or a power-up
+value) is declared with it as its initial value, the checker's cycle 0 (`initial_value`;
+`reset_init=False` leaves reset values out). Ghost state and logic, and specifications, are
 not lowered. Instances are `sysr.lower.instances`'s; a file with several modules is lowered by
 `lower_hierarchy`, one Verilog module per sysr module.
 """
