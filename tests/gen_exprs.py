@@ -23,9 +23,11 @@ class ExprGen:
     """Names, types, literals and expressions (the part of `DesignGen` that writes no statement)."""
 
     def __init__(self, ch: Chooser, module: str = "dut", depth: int = 3,
-                 comb_mem_reads: bool = True, structs: bool = False, clocks: bool = True) -> None:
+                 comb_mem_reads: bool = True, structs: bool = False, clocks: bool = True,
+                 resets: bool = True) -> None:
         self.ch = ch
         self.clocks = clocks  # some designs get several clocks or edges (tests/gen_clocks.py)
+        self.resets = resets  # ... and some of those a reset per domain (not for Amaranth: one reset)
         self.module_name = module
         self.depth = depth
         self.comb_mem_reads = comb_mem_reads

@@ -5,9 +5,10 @@ a clock read as a value, and the Icarus harness notices a lowering that gets an 
 The random designs of tests/test_differential.py include such designs (tests/gen_clocks.py
 rewrites about a third of the clocked ones); the tests here pin what the generator makes, run
 the hand-written designs of tests/verify through the harness, and corrupt their Verilog.
-The Amaranth back end builds one rising-edge domain only, and says so. Some two-clock designs
-have a reset per domain (`seq(clk2, rst2)`), and the harness notices a block lowered on the
-wrong one.
+Amaranth's simulator on the same designs, each clock driven as the evaluator steps it:
+tests/test_amaranth_domains.py (and the random designs of tests/test_differential_amaranth.py).
+Some two-clock designs have a reset per domain (`seq(clk2, rst2)`), and the harness notices a
+block lowered on the wrong one; the Amaranth back end builds one reset and says so.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from diff_prepare import prepare
 from gen_base import Generated
 from gen_designs import design_from_seed
 from icarus_harness import compare, lower_case, needs_icarus, simulate
-from sysr.amaranth import from_text
 from z3_harness import z3_disagreements
 
 VERIFY = Path(__file__).parent / "verify"
@@ -72,10 +72,3 @@ def test_icarus_agrees_and_notices_a_wrong_edge(name):
     assert compare(clean, result) == []
     problems = compare(bad, result)
     assert any(expected in p for p in problems), problems
-
-
-def test_amaranth_says_it_builds_one_rising_domain():
-    for name, what in (("dualedge", "registers at the falling edge"), ("falling_edge", "registers at the falling edge"),
-                       ("pulse_sync", "has 2 clocks")):
-        with pytest.raises(ValueError, match=f"one clock domain at the rising edge; `\\w+` (has )?{what}"):
-            from_text(design(name).text, verify=False)

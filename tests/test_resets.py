@@ -141,5 +141,10 @@ def test_several_synchronous_resets_yosys_finds() -> None:
 def test_amaranth_refuses_several_resets() -> None:
     text = TWO.replace("RW", "areset").replace("RR", "reset").replace("  ensures PROP;\n", "")
     text = text.replace("rclk", "wclk").replace("wclk: clock, wclk: clock", "wclk: clock")
-    with pytest.raises(ValueError, match="one clock domain at the rising edge; `m` has 2 resets"):
+    with pytest.raises(ValueError, match="builds designs with one reset; `m` has 2 resets"):
         from_text(text, verify=False)
+    parent = text.replace("rrst: reset", "rrst: areset") + (
+        "\nmodule top(wclk: clock, a: areset, d: in u8, y: out u8) {\n"
+        "  inst u = m(wclk: wclk, wrst: a, rrst: a, d: d);\n  y = u.a;\n}\n")
+    with pytest.raises(ValueError, match="`top` instantiates `m`, which has 2 resets"):
+        from_text(parent, verify=False)
