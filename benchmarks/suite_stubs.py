@@ -110,12 +110,12 @@ def report(s: Survey) -> list[str]:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("suites", nargs="+", metavar="SUITE_DIR", help="a folder written by `bench suite import`")
     ap.add_argument("--jobs", type=int, default=2, help="stubs checked in parallel")
     ap.add_argument("--json", action="store_true", help="print one JSON object per suite")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     ok = True
     for folder in map(Path, args.suites):
         if not (folder / "suite.json").is_file():

@@ -139,6 +139,39 @@ def test_stub_of_an_active_low_asynchronous_reset_checks_with_only_holes(cb, upd
     assert codes == {"H001"} and res.returncode == 1
 
 
+def suite_stubs():
+    """benchmarks/suite_stubs.py, the check of every stub of an imported suite, as a module."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("suite_stubs", ROOT / "benchmarks" / "suite_stubs.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["suite_stubs"] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_stub_checks_with_only_its_hole_errors(ve, cb, tmp_path, capsys) -> None:
+    """benchmarks/suite_stubs.py over the imported fixtures: every valid task has a stub, and
+    `sysr check` gives each one H001 per output and nothing else. A stub with another error, or
+    with no hole left, is reported and fails the run."""
+    check = suite_stubs()
+    for out, kind, valid in ((ve[1], "verilogeval", 3), (cb[0], "chipbench", 4)):
+        s = check.survey(out)
+        assert (s.suite, s.valid, len(s.stubs), s.only_holes, s.no_stub, s.ok) == (kind, valid, valid, valid, {}, True)
+    broken = tmp_path / "imported"
+    shutil.copytree(ve[1], broken)
+    dffar, and2 = broken / "Prob002_dffar" / "stub.sysr", broken / "Prob001_and2" / "stub.sysr"
+    dffar.write_text(dffar.read_text().replace("q = ?q;", "q = ?q;\n  wire w: u3 = 9;"))
+    and2.write_text(re.sub(r"= \?\w+;", "= false;", and2.read_text()))
+    s = check.survey(broken)
+    assert (s.only_holes, s.ok) == (1, False)
+    assert {r.task: r.others for r in s.stubs if r.others} == {
+        "Prob001_and2": ["accepted: the stub has no hole left"],
+        "Prob002_dffar": ["T002 line 5: the literal `9` does not fit in `u3`"]}
+    assert check.main([str(broken)]) == 1
+    printed = capsys.readouterr().out
+    assert "stubs with only hole errors 1 of 3" in printed and "Prob002_dffar: T002 line 5:" in printed
+
+
 def test_testbench_timeout_before_the_stimulus_ends(ve, scorer) -> None:
     _, out, plain = ve
     task = load_task(out / "Prob004_count10")
