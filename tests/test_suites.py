@@ -107,12 +107,12 @@ def test_verilogeval_import_report(ve, update_expected) -> None:
 def test_chipbench_import_report(cb) -> None:
     out, report = cb
     assert set(report) == FIELDS and report == json.loads((out / "suite.json").read_text())
-    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (5, 4, 4)
+    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (6, 5, 5)
     assert report["invalid"] == [{"task": "self_contain-Prob001_scaled_sum",
                                   "reason": "wrong-output: Mismatches: 60 in 60 samples"}]
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
         "cpu_ip-Prob001_acc", "not_self_contain-Prob001_min3", "not_self_contain-Prob002_given_adder",
-        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum"]
+        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum", "self_contain-Prob002_wide_handoff"]
 
 
 def test_imported_task_folder(ve, update_expected) -> None:
@@ -154,7 +154,7 @@ def test_every_stub_checks_with_only_its_hole_errors(ve, cb, tmp_path, capsys) -
     `sysr check` gives each one H001 per output and nothing else. A stub with another error, or
     with no hole left, is reported and fails the run."""
     check = suite_stubs()
-    for out, kind, valid in ((ve[1], "verilogeval", 3), (cb[0], "chipbench", 4)):
+    for out, kind, valid in ((ve[1], "verilogeval", 3), (cb[0], "chipbench", 5)):
         s = check.survey(out)
         assert (s.suite, s.valid, len(s.stubs), s.only_holes, s.no_stub, s.ok) == (kind, valid, valid, valid, {}, True)
     broken = tmp_path / "imported"
@@ -170,6 +170,31 @@ def test_every_stub_checks_with_only_its_hole_errors(ve, cb, tmp_path, capsys) -
     assert check.main([str(broken)]) == 1
     printed = capsys.readouterr().out
     assert "stubs with only hole errors 1 of 3" in printed and "Prob002_dffar: T002 line 5:" in printed
+
+
+HANDOFF = """module TopModule(wclk: clock, rclk: clock, load: in bool, din: in u520, held: out reg u520,
+                 dout: out reg u520) {
+  seq(wclk) { if load { held <= din; } }
+  seq(falling rclk) { dout <= held; }
+  // dout is held as the last falling edge of rclk saw it (no reset: from the first such edge on)
+  ghost reg last: u520;
+  ghost reg fell: bool initial false;
+  ghost seq(falling rclk) { last <= held; fell <= true; }
+  ensures fell ==> dout == last;
+}
+"""
+
+
+def test_two_clocks_a_falling_edge_and_a_wide_bus_from_stub_to_score(cb, scorer, update_expected) -> None:
+    """A reference with two clocks, one used at its falling edge, and 520-bit ports: its stub
+    names both clocks' `seq` blocks, and a sysr solution of it passes the imported testbench,
+    where the same design on the rising edge of `rclk` fails."""
+    out, _ = cb
+    task = load_task(out / "self_contain-Prob002_wide_handoff")
+    check_expected(task.text("stub.sysr"), "wide_handoff.stub.sysr", update_expected)
+    assert scorer.score(task, "sysr", HANDOFF).result == "PASS"
+    rising = HANDOFF.replace("falling rclk", "rclk")
+    assert scorer.score(task, "sysr", rising).result == "wrong-output"
 
 
 def test_testbench_timeout_before_the_stimulus_ends(ve, scorer) -> None:
