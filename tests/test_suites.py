@@ -6,7 +6,8 @@ with the awkward cases of the real suites: `Mismatches:` and `Hint:` verdicts, a
 naming a port its reference lacks, a reference failing its own testbench, an FSM whose
 always_comb leaves a latch, a stimulus outlasting the testbench's own TIMEOUT, helper modules a
 candidate reuses, a module only the prompt defines, macros only the testbench defines, a VCD
-write, an asynchronous active-low reset and an output named `match` for the sysr stub. Each
+write, an asynchronous active-low reset and an output named `match` for the sysr stub, two
+unrelated clocks (one used at its falling edge) with 520-bit ports. Each
 fixture is imported once, from a copy outside any git checkout, and then scored, looped and
 summarised as a user would.
 """
