@@ -39,7 +39,8 @@ from bench.judge.tasks import Verdict, load_task
 FIXTURES = Path(__file__).parent / "fixtures" / "suites"
 EXPECTED = FIXTURES / "expected"
 ROOT = Path(__file__).resolve().parent.parent
-FIELDS = {"kind", "source", "commit", "tasks", "valid", "invalid", "sysr_expressible", "sysr_not_expressible"}
+FIELDS = {"kind", "source", "commit", "tasks", "valid", "invalid", "sysr_expressible", "sysr_not_expressible",
+          "race_checked", "race_sensitive", "fix_races", "races_fixed"}
 
 
 def bench(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -108,12 +109,13 @@ def test_verilogeval_import_report(ve, update_expected) -> None:
 def test_chipbench_import_report(cb) -> None:
     out, report = cb
     assert set(report) == FIELDS and report == json.loads((out / "suite.json").read_text())
-    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (6, 5, 5)
+    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (7, 6, 6)
     assert report["invalid"] == [{"task": "self_contain-Prob001_scaled_sum",
                                   "reason": "wrong-output: Mismatches: 60 in 60 samples"}]
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
         "cpu_ip-Prob001_acc", "not_self_contain-Prob001_min3", "not_self_contain-Prob002_given_adder",
-        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum", "self_contain-Prob002_wide_handoff"]
+        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum", "self_contain-Prob002_hold4",
+        "self_contain-Prob003_wide_handoff"]
 
 
 def test_imported_task_folder(ve, update_expected) -> None:
@@ -155,7 +157,7 @@ def test_every_stub_checks_with_only_its_hole_errors(ve, cb, tmp_path, capsys) -
     `sysr check` gives each one H001 per output and nothing else. A stub with another error, or
     with no hole left, is reported and fails the run."""
     check = suite_stubs()
-    for out, kind, valid in ((ve[1], "verilogeval", 3), (cb[0], "chipbench", 5)):
+    for out, kind, valid in ((ve[1], "verilogeval", 3), (cb[0], "chipbench", 6)):
         s = check.survey(out)
         assert (s.suite, s.valid, len(s.stubs), s.only_holes, s.no_stub, s.ok) == (kind, valid, valid, valid, {}, True)
     broken = tmp_path / "imported"
@@ -191,7 +193,7 @@ def test_two_clocks_a_falling_edge_and_a_wide_bus_from_stub_to_score(cb, scorer,
     names both clocks' `seq` blocks, and a sysr solution of it passes the imported testbench,
     where the same design on the rising edge of `rclk` fails."""
     out, _ = cb
-    task = load_task(out / "self_contain-Prob002_wide_handoff")
+    task = load_task(out / "self_contain-Prob003_wide_handoff")
     check_expected(task.text("stub.sysr"), "wide_handoff.stub.sysr", update_expected)
     assert scorer.score(task, "sysr", HANDOFF).result == "PASS"
     rising = HANDOFF.replace("falling rclk", "rclk")
