@@ -193,8 +193,8 @@ def test_an_extern_is_taken_as_the_child_it_stands_for(seed):
 
 def test_amaranth_matches_evaluator_on_hierarchies():
     seeds = range(HIER_SEED, HIER_SEED + HIER_Z3_DESIGNS)
-    cases = [amaranth_sim.make_case(prepare(hierarchy_from_seed(s), s, SIM_CYCLES), s, amaranth_reset_mode(s))
-             for s in seeds]
+    preps = [(s, prepare(hierarchy_from_seed(s), s, SIM_CYCLES)) for s in seeds]
+    cases = [amaranth_sim.make_case(p, s, amaranth_reset_mode(s, p.system)) for s, p in preps]
     observed = amaranth_sim.simulate(cases, SIM_CYCLES)
     inside = [p for c in cases for p in c.probes if "." in p[0]]
     assert inside, "no probe inside an instance"
