@@ -76,7 +76,7 @@ SLOW = {"tasks/icache/ref.sysr", "tasks/axi-lite/ref.sysr", "tasks/rv32i-ex/ref.
         # ChipBench's asynchronous FIFO at its 16-deep default, a reset per side: BMC past 4 minutes
         # at step 16 (its 4-deep shape runs by default: examples/async_fifo_resets.sysr, about a
         # minute, and the refuted tests/seeded/async_fifo_resets.sysr)
-        "tests/lower/async_fifo_two_resets.sysr"}
+        "tests/verify/suite_async_fifo.sysr"}
 
 
 def rel(p: Path) -> str:
