@@ -1,4 +1,5 @@
-"""`python -m sysr` (what `bin/sysr` runs): the command line, through the check server when one runs.
+"""`python -m sysr` (what `bin/sysr` and the `sysr` script run): the command line, through the
+check server when one runs.
 
 `sysr check`, `sysr lower` and `sysr explain` are first offered to this checkout's check server
 (`sysr.server.client`, which imports nothing heavy before it knows): when one runs, its child
@@ -11,7 +12,8 @@ import sys
 
 SERVED = ("check", "lower", "explain")  # the commands a server may run
 
-if __name__ == "__main__":
+
+def main() -> None:
     if sys.argv[1:2] and sys.argv[1] in SERVED:
         from sysr.server import client
         result = client.through_server(sys.argv)
@@ -19,3 +21,7 @@ if __name__ == "__main__":
             client.finish(result)
     from sysr.cli import run
     run()
+
+
+if __name__ == "__main__":
+    main()

@@ -77,11 +77,14 @@ def command(args, run_cli) -> int:
 def _run(folder: str, idle: float, run_cli) -> int:
     from . import daemon
     key = place.key()
+    server = daemon.Server(folder, key, idle, run_cli)
+    if not server.claim():
+        return 0  # another server serves this key
     daemon.warm_up()
     if place.key() != key:
         print("sysr: error: the sysr package changed while the server started; start it again", file=sys.stderr)
         return 2
-    return daemon.Server(folder, key, idle, run_cli).serve()
+    return server.serve()
 
 
 def _start(folder: str, idle: float, quiet: bool) -> int:

@@ -1,10 +1,10 @@
 """The check server's loop: listen on a UNIX socket, fork a child per command, supervise it.
 
-`serve(folder, key, idle_s, run_cli)` is the server (`sysr server run`, which `sysr server start`
-starts in the background). At start it imports what a check needs (`WARM`: sysr's pipeline and
-proofs, z3, the lowering) and loads the parser's tables, freezes that memory for the garbage
-collector (the children then share it instead of copying it), takes the key's lock (one server per
-key) and listens on the key's socket (`sysr.server.place`).
+`Server(folder, key, idle_s, run_cli)` is the server (`sysr server run`, which `sysr server start`
+starts in the background). It takes the key's lock first (one server per key: `claim`), then
+imports what a check needs (`warm_up`: sysr's pipeline and proofs, z3, the lowering, the
+parser's tables), freezes that memory for the garbage collector (so the children share it
+rather than copy it) and listens on the key's socket (`sysr.server.place`).
 
 Per request (see `sysr.server.client` for the exchange) it checks that the client is this user
 (SO_PEERCRED), reads the request and its three descriptors, answers `refused WHY` when a child
@@ -74,14 +74,33 @@ class Server:
         print(f"{time.strftime('%H:%M:%S')} {message}", file=self.log, flush=True)
 
     # ---- life ----------------------------------------------------------------------------
-    def serve(self) -> int:
-        """Run until stopped; 0, or 1 when another server holds the key."""
+    def claim(self) -> bool:
+        """Take the key's lock (False: another server holds it), and clear what servers of other
+        keys left behind (their lock free: they have ended)."""
         self.lock = open(self.lock_path, "a")
         try:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self.say("another server holds this key; not starting")
-            return 1
+            self.lock.close()
+            return False
+        for name in os.listdir(self.folder):
+            if not name.endswith(".lock") or os.path.join(self.folder, name) == self.lock_path:
+                continue
+            with open(os.path.join(self.folder, name), "a") as other:
+                try:
+                    fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    continue  # a live server of another key (another checkout, another interpreter)
+                for path in place.paths(self.folder, name[:-len(".lock")]):
+                    try:
+                        os.unlink(path)
+                    except OSError:
+                        pass
+        return True
+
+    def serve(self) -> int:
+        """Run until stopped (after `claim`); 0."""
         if os.path.lexists(self.sock_path):
             os.unlink(self.sock_path)  # a socket left by a server that died (its lock is gone)
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -11,8 +11,8 @@ inherit from the server rather than take from its client:
 
 - the sysr package: every file's path, size and modification time (a changed checkout, a
   `git checkout`, an edit: a new key, so an old server is never used for a new tree);
-- the interpreter: its path and version, `sys.flags`, `sys.path` and the modification time of
-  each of its folders (a package installed or upgraded in the venv changes them), the file
+- the interpreter: its path and version, `sys.flags`, `sys.path` (but the current folder or the
+  script's folder that Python puts first without `-P`) and the modification time of each of its folders (a package installed or upgraded in the venv changes them), the file
   system encoding;
 - the environment that modules read when they are imported: every `SYSR_*` and `PYTHON*`
   variable (but `SYSR_SERVER*` and `SYSR_RUNTIME_DIR`, which only say where and whether to look).
@@ -84,7 +84,9 @@ def key(env=os.environ) -> str:
     """The key of a server for this process: 20 hex digits (see the module's docstring)."""
     parts = [PROTOCOL.decode(), sys.executable, sys.version, repr(tuple(sys.flags)),
              sys.getfilesystemencoding(), sys.getfilesystemencodeerrors(), PACKAGE]
-    parts += [f"{p}\0{_mtime(p)}" for p in sys.path]
+    # sys.path without the entry the interpreter puts first when not run with -P (the current
+    # folder, or a script's), which differs between a client and the server it started
+    parts += [f"{p}\0{_mtime(p)}" for p in (sys.path if sys.flags.safe_path else sys.path[1:])]
     parts += sorted(f"{k}={v}" for k, v in env.items() if k.startswith(ENV_PREFIXES) and k not in ENV_IGNORED)
     files: list[str] = []
     _files(PACKAGE, files)
