@@ -3,8 +3,9 @@
 `Server(folder, key, idle_s, run_cli)` is the server (`sysr server run`, which `sysr server start`
 starts in the background). It takes the key's lock first (one server per key: `claim`), then
 imports what a check needs (`warm_up`: sysr's pipeline and proofs, z3, the lowering, the
-parser's tables), freezes that memory for the garbage collector (so the children share it
-rather than copy it) and listens on the key's socket (`sysr.server.place`).
+parser's tables, the first z3 contexts of a check: `sysr.smt.contexts.make_ahead`), freezes that
+memory for the garbage collector (so the children share it rather than copy it) and listens on
+the key's socket (`sysr.server.place`).
 
 Per request (see `sysr.server.client` for the exchange) it checks that the client is this user
 (SO_PEERCRED), reads the request and its three descriptors, answers `refused WHY` when a child
@@ -13,8 +14,8 @@ could not run it as the client would (`sysr.server.child.refusal`), else `ready`
 a signal to pass on to the child; the client going away kills the child's process group; the
 child's end (exit status or signal) is the last line to the client.
 
-The parent never runs a check and never has a second thread (z3 and the checker start theirs in
-each child; a fork with threads running could copy a lock held by one of them): it refuses a
+The parent never runs a check and never has a second thread (the checker starts its own in each
+child; a fork with threads running could copy a lock held by one of them): it refuses a
 request rather than fork with one. It ends on `stop`, on SIGTERM/SIGINT/SIGHUP, after `idle_s`
 seconds without a command, or when the sysr package on disk no longer has its key (an edited
 checkout; its clients already look for a new server); running children finish first.
@@ -54,6 +55,8 @@ def warm_up() -> None:
             pass
     from sysr.front.parse import grammar
     grammar._parser()
+    from sysr.smt import contexts
+    contexts.make_ahead()  # z3 contexts, made without a thread: each child starts with them
     gc.collect()
     gc.freeze()
 
