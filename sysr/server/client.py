@@ -113,7 +113,10 @@ def through_server(argv: list[str]) -> tuple[str, int] | None:
     folder = place.runtime_dir()
     if how == "off" or folder is None:
         return None
-    sock_path, _, _ = place.paths(folder, place.key())
+    try:
+        sock_path, _, _ = place.paths(folder, place.key())
+    except OSError:  # the package cannot be listed: no key, no server
+        return None
     s = connect(sock_path) if place.usable_dir(folder) and len(sock_path) <= place.MAX_SOCKET_PATH else None
     if s is None:
         if how == "auto":
