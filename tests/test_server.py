@@ -39,11 +39,12 @@ SLOW = """module slow(a: in u32, b: in u32, y: out u64) {
 """
 
 
-def start_server(folder: Path, preexec=None) -> dict[str, str]:
+def start_server(folder: Path, preexec=None, env_extra: dict[str, str] | None = None) -> dict[str, str]:
     """Start a server whose socket is in `folder`; the environment of its clients."""
     folder.mkdir(mode=0o700, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SYSR_SERVER")}
     env["SYSR_RUNTIME_DIR"] = str(folder)
+    env.update(env_extra or {})
     r = subprocess.run([SYSR, "server", "start"], env=env, capture_output=True, text=True, timeout=120,
                        preexec_fn=preexec)
     assert r.returncode == 0, r.stderr
@@ -73,7 +74,8 @@ def server(tmp_path_factory):
 
 
 def sysr(args: list[str], env: dict[str, str], through_server: bool, cwd=ROOT, **kw):
-    env = dict(env, SYSR_SERVER="on" if through_server else "0")
+    """`bin/sysr ARGS`: through a running server (SYSR_SERVER unset), or in process (`0`)."""
+    env = {k: v for k, v in env.items() if k != "SYSR_SERVER"} | ({} if through_server else {"SYSR_SERVER": "0"})
     return subprocess.run([SYSR, *args], env=env, cwd=cwd, capture_output=True, timeout=300, **kw)
 
 
@@ -260,6 +262,38 @@ def test_a_client_of_another_checkout_or_environment_never_reaches_the_server(se
     r = sysr(["check", COUNTER], dict(server, SYSR_SOME_SETTING="1"), through_server=True)
     assert r.returncode == 0 and b"accepted" in r.stdout
     assert served(server) == before
+
+
+def test_sysr_server_1_starts_a_server_for_the_next_command(tmp_path) -> None:
+    """With SYSR_SERVER=1 and none running, the command runs in process and a server starts in the
+    background; the next command goes through it."""
+    folder = tmp_path / "sysr"
+    folder.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYSR_SERVER")}
+    env.update(SYSR_RUNTIME_DIR=str(folder), SYSR_SERVER="1")
+    try:
+        first = subprocess.run([SYSR, "check", COUNTER], env=env, capture_output=True, timeout=120)
+        assert first.returncode == 0 and b"accepted" in first.stdout
+        deadline = time.monotonic() + 60
+        while subprocess.run([SYSR, "server", "status"], env=env, capture_output=True).returncode != 0:
+            assert time.monotonic() < deadline, "no server started"
+            time.sleep(0.1)
+        assert served(env) == 0
+        second = subprocess.run([SYSR, "check", COUNTER], env=env, capture_output=True, timeout=120)
+        assert (second.returncode, second.stdout, second.stderr) == (0, first.stdout, first.stderr)
+        assert served(env) == 1
+    finally:
+        stop_server(env)
+
+
+def test_stop_also_stops_the_servers_of_this_checkout_under_another_key(tmp_path) -> None:
+    """A server started before an edit (another key: no client reaches it) is stopped by `stop`."""
+    env = start_server(tmp_path / "sysr")
+    start_server(tmp_path / "sysr", env_extra={"SYSR_SOME_SETTING": "1"})
+    assert len(list((tmp_path / "sysr").glob("*.sock"))) == 2
+    r = subprocess.run([SYSR, "server", "stop"], env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.count("stopping") == 2
+    assert not list((tmp_path / "sysr").glob("*.sock"))
 
 
 def test_the_key_follows_the_package_files(monkeypatch, tmp_path) -> None:

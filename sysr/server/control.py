@@ -3,7 +3,8 @@
 - `start`: starts `sysr server run` in the background (a session of its own, its output to
   `KEY.log` in the runtime folder) with this interpreter and its options, and waits until it
   answers (it has imported everything by then); says so when one already runs.
-- `stop`: asks it to stop (running commands finish first) and waits until its socket is gone.
+- `stop`: asks it to stop (running commands finish first) and waits until its socket is gone;
+  servers of this package under other keys (started before an edit) are stopped too.
 - `status`: what it has done (exit 0), or that none runs for this checkout (exit 1).
 - `run`: the server in the foreground (what `start` runs; for a debugger or a supervisor).
 
@@ -31,12 +32,13 @@ def idle_default() -> float:
         return IDLE_S
 
 
-def ask(kind: str) -> str | None:
-    """Send a control request (`status`, `stop`) to this checkout's server: its answer, or None."""
+def ask(kind: str, sock: str | None = None) -> str | None:
+    """Send a control request (`status`, `stop`) to this checkout's server (or the one at `sock`):
+    its answer, or None."""
     folder = place.runtime_dir()
     if folder is None or not place.usable_dir(folder):
         return None
-    s = client.connect(place.paths(folder, place.key())[0])
+    s = client.connect(sock or place.paths(folder, place.key())[0])
     if s is None:
         return None
     try:
@@ -121,13 +123,26 @@ def _start(folder: str, idle: float, quiet: bool) -> int:
 
 
 def _stop(folder: str) -> int:
-    answer = ask("stop")
-    if answer is None:
+    """Stop this checkout's server, and any other of this package in the folder (one started
+    before the checkout was edited: no client reaches it any more)."""
+    mine = place.paths(folder, place.key())[0]
+    others = []
+    if place.usable_dir(folder):
+        others = [os.path.join(folder, n) for n in sorted(os.listdir(folder))
+                  if n.endswith(".sock") and os.path.join(folder, n) != mine]
+    stopped = []
+    for sock in [mine, *others]:
+        if sock != mine and f"package={place.PACKAGE} " not in (ask("status", sock) or ""):
+            continue
+        answer = ask("stop", sock)
+        if answer is None:
+            continue
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while os.path.exists(sock) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        stopped.append(answer + ("" if answer.endswith("running=0") else " (it ends when they finish)"))
+    for answer in stopped:
+        print(f"sysr server: {answer}")
+    if not stopped:
         print(f"sysr server: none running for {place.PACKAGE}")
-        return 0
-    sock = place.paths(folder, place.key())[0]
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while os.path.exists(sock) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    print(f"sysr server: {answer}" + ("" if answer.endswith("running=0") else " (it ends when they finish)"))
     return 0
