@@ -245,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "to it when one runs for this checkout, and a child of it runs the command on "
                                     "their terminal, with their directory, environment and limits: the same "
                                     "output and exit status, without the start-up. SYSR_SERVER=0: never use one; "
-                                    "SYSR_SERVER=1: start one when none runs. See docs/reference.md §6.")
+                                    "SYSR_SERVER=1: start one when none runs. See docs/reference.md §6.8.")
     sv.add_argument("action", choices=("start", "stop", "status", "run"),
                     help="start it in the background, stop it, show it (exit 1: none runs), or run it in the "
                          "foreground")
