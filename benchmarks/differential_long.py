@@ -3,12 +3,14 @@
 Not a test: run it by hand,
 
     SYSR_DIFF_DESIGNS=5000 .venv/bin/python benchmarks/differential_long.py [--z3 N]
-        [--amaranth N] [--batch B] [--cycles C] [--seed S] [--save DIR]
+        [--amaranth N] [--batch B] [--cycles C] [--seed S] [--structs] [--save DIR]
 
 It runs the Icarus-vs-evaluator comparison of tests/test_differential.py (its harness:
 tests/icarus_harness.py) on designs from seeds S, S+1, ... (default 100000, away from the CI's seeds) in batches of B per simulation, and,
 with --z3 N, the z3-vs-evaluator check on N designs as well, and with --amaranth N, the
-Amaranth-simulator-vs-evaluator check (`sysr.amaranth`) on N designs. It prints progress per batch and
+Amaranth-simulator-vs-evaluator check (`sysr.amaranth`) on N designs (about a third of the
+clocked ones with several clocks, a falling edge or both edges, tests/gen_clocks.py; with
+--structs, designs with packed structs). It prints progress per batch and
 then the figures: designs, cycles, time (Python, iverilog, vvp), failures by known bug and new
 ones. Each failure report (design, cycle, signal, both values, inputs, lowered Verilog) is
 printed in short and written whole to DIR when --save is given; a design is reproduced with
@@ -53,6 +55,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=100)
     p.add_argument("--cycles", type=int, default=32)
     p.add_argument("--seed", type=int, default=100_000)
+    p.add_argument("--structs", action="store_true", help="designs with packed structs (`structs=True`)")
     p.add_argument("--save", type=Path, help="write each failure report to this folder")
     p.add_argument("--shrink", type=int, metavar="SEED", help="reduce the design of SEED (Icarus)")
     p.add_argument("--shrink-z3", type=int, metavar="SEED", help="reduce the design of SEED (z3)")
@@ -74,7 +77,8 @@ def headline(report_text: str) -> str:
 
 def run_icarus(args) -> list[str]:
     t0 = time.perf_counter()
-    fig = run_differential(args.designs, args.batch, args.cycles, args.seed, progress(t0, args.designs))
+    fig = run_differential(args.designs, args.batch, args.cycles, args.seed, progress(t0, args.designs),
+                           **gen_opts(args))
     wall = time.perf_counter() - t0
     print(f"icarus: {fig.designs} designs, {fig.cycles} cycles in {wall:.1f} s "
           f"(python {fig.python_s:.1f} s, iverilog {fig.compile_s:.1f} s, vvp {fig.run_s:.1f} s), "
@@ -86,7 +90,7 @@ def run_z3(args) -> list[str]:
     t0 = time.perf_counter()
     failures = []
     for seed in range(args.seed, args.seed + args.z3):
-        prep = prepare(design_from_seed(seed), seed, 12)
+        prep = prepare(design_from_seed(seed, **gen_opts(args)), seed, 12)
         problems = z3_disagreements(prep) or unrolling_disagreements(prep)
         if problems:
             failures.append(f"==== z3 design (design_from_seed({seed}))\n" + report(prep, problems, seed))
@@ -94,10 +98,15 @@ def run_z3(args) -> list[str]:
     return failures
 
 
+def gen_opts(args) -> dict:
+    """The generator's options (tests/gen_designs.py) the arguments ask for."""
+    return {"structs": True} if args.structs else {}
+
+
 def run_amaranth_check(args) -> list[str]:
     t0 = time.perf_counter()
     fig = run_amaranth(args.amaranth, min(args.batch, 25), args.cycles, args.seed,
-                       progress(t0, args.amaranth))
+                       progress(t0, args.amaranth), **gen_opts(args))
     print(f"amaranth: {fig.designs} designs, {fig.cycles} cycles in {time.perf_counter() - t0:.1f} s "
           f"(python {fig.python_s:.1f} s, simulator {fig.run_s:.1f} s), {len(fig.failures)} failing")
     print("  designs whose logic has: " + ", ".join(f"{k} {v}" for k, v in sorted(fig.features.items())))

@@ -26,13 +26,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from amaranth.hdl import ClockDomain, Module
+from amaranth.hdl import ClockDomain, Module, Signal
 from amaranth.sim import Simulator
 
 import sysr.amaranth as sa
 from diff_prepare import Figures, prepare, report, reset_less
 from gen_designs import design_from_seed
 from sysr import elab as E
+from sysr.elab.clocks import clocking, is_leveled, register_domains
 from sysr.types import mask
 
 
@@ -48,8 +49,10 @@ class AmCase:
 
 def make_case(prep, key: int, reset: str) -> AmCase:
     case = AmCase(key, prep, reset)
+    d = prep.system.design
     try:
-        case.component = sa.from_design(prep.system.design, reset=reset, domain=f"d{key}")
+        domains = {c: f"d{key}_{c}" for c in d.clocks} if len(d.clocks) > 1 else None
+        case.component = sa.from_design(d, reset=reset, domain=f"d{key}", domains=domains)
     except Exception as exc:  # a crash of the back end: reported for this design, not fatal
         case.crash = f"sysr.amaranth raised {type(exc).__name__}: {exc}"
         return case
@@ -98,22 +101,61 @@ def drive(ctx, case: AmCase, domain: ClockDomain | None, row: dict) -> None:
             ctx.set(domain.rst, int(value == (0 if d.reset_active_low else 1)))
 
 
+@dataclass
+class Clock:
+    """How the testbench drives one clock of a case: its bit of the clock bus, its value between
+    steps, and per step whether the step ends with its edge (a pulse: the edge, then back to
+    `idle`) or, for a clock with a level, with a toggle (no way back)."""
+    bit: int
+    idle: int
+    level: bool
+    edges: list[bool]
+
+
+def case_clocks(case: AmCase, first_bit: int, n_cycles: int) -> dict[str, Clock]:
+    """The clocks of a case as the evaluator steps them (`sysr.elab.clocks`): one clock at one
+    edge ends every step with it; otherwise a ticked clock has its edge in the steps whose input
+    named after it is 1, and a clock with a level toggles where `clk#toggle` says (every step
+    when it is the only clock), from the level the evaluator starts with."""
+    d, prep = case.prep.system.design, case.prep
+    modes = clocking(d).modes
+    edges = {c: {e for c2, e in register_domains(d).values() if c2 == c} or {"rising"} for c in d.clocks}
+    out = {}
+    for k, c in enumerate(d.clocks):
+        mode = modes.get(c, "fixed")
+        if mode == "level":
+            ticks = [bool(row.get(f"{c}#toggle", 1)) for row in prep.inputs[:n_cycles]]
+            out[c] = Clock(first_bit + k, prep.cycles[0].state[c], True, ticks)
+        else:
+            ticks = [True] * n_cycles if mode == "fixed" else [bool(row[c]) for row in prep.inputs[:n_cycles]]
+            out[c] = Clock(first_bit + k, int(edges[c] == {"falling"}), False, ticks)
+    return out
+
+
 def simulate(cases: list[AmCase], n_cycles: int) -> dict[int, list[list[int]]]:
-    """Per case key, per cycle, the sampled value of every probe (as bit patterns)."""
+    """Per case key, per cycle, the sampled value of every probe (as bit patterns). Every clock of
+    every case is a bit of one bus that the testbench sets: the edges that end a step happen
+    together, after the step's samples."""
     live = [c for c in cases if c.component is not None]
     top = Module()
-    domains: dict[int, ClockDomain] = {}
+    domains: dict[int, ClockDomain] = {}  # a case's reset (all its domains share it)
+    clocks: dict[int, dict[str, Clock]] = {}
+    n_bits = 0
     for c in live:
         top.submodules[f"dut{c.key}"] = c.component
-        if c.prep.system.design.clock is not None:  # one domain each (its own reset), one clock
-            cd = domains[c.key] = ClockDomain(f"d{c.key}", async_reset=c.component.reset_async and c.reset == "domain")
-            if len(domains) > 1:
-                cd.clk = next(iter(domains.values())).clk
+        clocks[c.key] = case_clocks(c, n_bits, n_cycles)
+        n_bits += len(clocks[c.key])
+    bus = Signal(max(n_bits, 1), init=sum(k.idle << k.bit for cs in clocks.values() for k in cs.values()))
+    for c in live:
+        comp = c.component
+        for clock, am_domain in comp.domains.items():
+            cd = ClockDomain(am_domain, async_reset=comp.reset_async and c.reset == "domain")
+            if c.key in domains:  # one reset for the case's domains, as the design has
+                cd.rst = domains[c.key].rst
+            domains.setdefault(c.key, cd)
             top.domains += cd
+            top.d.comb += cd.clk.eq(bus[clocks[c.key][clock].bit])
     sim = Simulator(top)
-    first = next(iter(domains.values()), None)
-    if first is not None:
-        sim.add_clock(1e-6, domain=first)
     observed: dict[int, list[list[int]]] = {c.key: [] for c in live}
     steps = 0
 
@@ -123,15 +165,26 @@ def simulate(cases: list[AmCase], n_cycles: int) -> dict[int, list[list[int]]]:
             for name, value in c.prep.initial.items():
                 if name in c.component.registers:
                     ctx.set(c.component.registers[name], value)
+        now = ctx.get(bus)
         for t in range(n_cycles):
             for c in live:
                 drive(ctx, c, domains.get(c.key), c.prep.inputs[t])
             for c in live:
                 observed[c.key].append([ctx.get(v) & mask(w) for _, v, w, _ in c.probes])
-            if first is not None:
-                await ctx.tick(first)
-            else:
-                await ctx.delay(1e-6)
+            edge = now
+            for cs in clocks.values():
+                for k in cs.values():
+                    if k.edges[t]:
+                        edge ^= 1 << k.bit
+            ctx.set(bus, edge)  # every edge of this step at once
+            await ctx.delay(0.5e-6)
+            now = edge
+            for cs in clocks.values():  # a ticked clock back to its idle value
+                for k in cs.values():
+                    if not k.level:
+                        now = (now & ~(1 << k.bit)) | (k.idle << k.bit)
+            ctx.set(bus, now)
+            await ctx.delay(0.5e-6)
             steps += 1
 
     sim.add_testbench(testbench)
@@ -157,16 +210,21 @@ def disagreements(case: AmCase, observed: dict) -> list[str]:
 # ---- many designs ----------------------------------------------------------------------------
 #
 # Designs alternate between the two reset mappings (even seeds: the reset is the clock
-# domain's; odd seeds: it stays a port).
+# domains'; odd seeds: it stays a port, except under an asynchronous reset with steps that are
+# not edges of every domain, which only the domains' reset builds).
 
-def amaranth_reset_mode(seed: int) -> str:
-    return "domain" if seed % 2 == 0 else "port"
+def amaranth_reset_mode(seed: int, system: E.System) -> str:
+    d = system.design
+    if seed % 2 == 0 or (d.reset_async and d.reset is not None and is_leveled(d)):
+        return "domain"
+    return "port"
 
 
 def features(system: E.System) -> set[str]:
     """What a design's logic (ghosts and properties left out) uses of the newer constructs:
     an asynchronous reset, `/`, `%`, a memory, registers without a reset value,
-    power-up values, no reset port."""
+    power-up values, no reset port, several clocks, a falling edge, a clock read as a level,
+    a signal wider than 256 bits, a struct."""
     d = system.design
     out = {"async reset"} if d.reset_async and d.reset is not None else set()
     roots = [x for n, x in system.comb.items() if n not in system.comb_ghost]
@@ -185,6 +243,16 @@ def features(system: E.System) -> set[str]:
         out.add("power-up value")
     if d.clock is not None and d.reset is None:
         out.add("no reset port")
+    if len(d.clocks) > 1:
+        out.add("several clocks")
+    if any(edge == "falling" for _, edge in d.domains.values()):
+        out.add("falling edge")
+    if d.clock_reads:
+        out.add("clock read as a level")
+    if any(sig.ty is not None and sig.ty.width > 256 for sig in d.signals.values() if not sig.ghost):
+        out.add("wide bus")
+    if d.structs:
+        out.add("struct")
     return out
 
 
@@ -195,8 +263,8 @@ def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, pro
     for start in range(0, n_designs, batch):
         t0 = time.perf_counter()
         seeds = range(first_seed + start, first_seed + min(start + batch, n_designs))
-        cases = [make_case(prepare(design_from_seed(s, **{'clocks': False, **gen_opts}), s, n_cycles), s, amaranth_reset_mode(s))
-                 for s in seeds]
+        preps = [(s, prepare(design_from_seed(s, **gen_opts), s, n_cycles)) for s in seeds]
+        cases = [make_case(p, s, amaranth_reset_mode(s, p.system)) for s, p in preps]
         t1 = time.perf_counter()
         observed = simulate(cases, n_cycles)
         figures.python_s += t1 - t0

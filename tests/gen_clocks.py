@@ -6,7 +6,9 @@ choice is the same on every run), into one of:
 
 - "falling": every `seq` block at the falling edge (`seq(falling clk)`): one clock, one edge;
 - "two": a second clock `clk2`, each `seq` block on `clk`, `clk2` or `clk2`'s falling edge
-  (the clocks then tick freely, and `clk2` may have a level);
+  (the clocks then tick freely, and `clk2` may have a level), and a register `xb` at `clk2`'s
+  falling edge that samples a register `xa` of `clk`'s (an output `yx` shows it): the edges of
+  the two clocks may come at once, and `xb` must then take `xa`'s old value;
 - "both": each `seq` block at one of `clk`'s two edges, and a register `rck` toggled at the
   falling edge that an output `yck` reads with the clock's level.
 
@@ -32,8 +34,11 @@ def with_clocks(text: str, rate: float = 0.35) -> str:
     blocks = {"falling": ["seq(falling clk) {"], "two": ["seq(clk) {", "seq(clk2) {", "seq(falling clk2) {"],
               "both": ["seq(clk) {", "seq(falling clk) {"]}[mode]
     text = re.sub(r"\bseq \{", lambda m: rng.choice(blocks), text)
-    if mode == "two":
-        text = text.replace("clk: clock", "clk: clock, clk2: clock", 1)
+    if mode == "two":  # and a register at `clk2`'s falling edge that samples one of `clk`'s
+        text = text.replace("clk: clock", "clk: clock, clk2: clock, yx: out bool", 1)
+        extra = ("  reg xa: bool initial false;\n  reg xb: bool initial false;\n  seq(clk) { xa <= !xa; }\n"
+                 "  seq(falling clk2) { xb <= xa; }\n  yx = xb;\n")
+        text = re.sub(r"\n\}\s*$", "\n" + extra + "}\n", text)
     if mode == "both":  # and a register at the falling edge that `yck` reads with the level
         text = text.replace("clk: clock", "clk: clock, yck: out bool", 1)
         extra = "  reg rck: bool initial false;\n  seq(falling clk) { rck <= !rck; }\n  yck = clk != rck;\n"

@@ -130,21 +130,21 @@ def test_fifo_reference_agrees_with_a_model_of_its_prompt(reset):
 
 def verilog_top(component: sa.SysrComponent):
     """An Amaranth top with the sysr design's own clock and reset ports (names, polarity),
-    as an Amaranth user would wire a component to a board: the clock (and, in "domain" mode,
-    the reset) drive the component's domain."""
+    as an Amaranth user would wire a component to a board: each clock (and, in "domain" mode,
+    the reset) drives its domain (`component.domains`)."""
     d = component.design
     m = Module()
     m.submodules.dut = component
     ports = []
-    if d.clock is not None:
-        m.domains.sync = cd = ClockDomain(async_reset=component.reset_async and component.reset_mode == "domain")
-        clk = Signal(name=d.clock)
+    rst = Signal(name=d.reset) if component.reset_mode == "domain" and d.reset is not None else None
+    for clock, domain in component.domains.items():
+        m.domains += (cd := ClockDomain(domain, async_reset=component.reset_async and rst is not None))
+        clk = Signal(name=clock)
         m.d.comb += cd.clk.eq(clk)
         ports.append(clk)
-        if component.reset_mode == "domain" and d.reset is not None:
-            rst = Signal(name=d.reset)
+        if rst is not None:  # one reset for every domain, as the design has
             m.d.comb += cd.rst.eq(~rst if d.reset_active_low else rst)
-            ports.append(rst)
+    ports += [rst] if rst is not None else []
     ports += [component.port(p) for p in component.port_names]
     return m, ports
 
@@ -335,8 +335,8 @@ def test_an_unknown_operator_is_a_clear_error_not_a_circuit():
 def test_an_unknown_kind_of_state_is_a_clear_error(monkeypatch):
     real = E.elaborate
 
-    def with_async_state(design):
-        system = real(design)
+    def with_async_state(design, **opts):
+        system = real(design, **opts)
         system.state[0].kind = "async_reg"
         return system
 

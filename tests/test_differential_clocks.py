@@ -5,7 +5,8 @@ a clock read as a value, and the Icarus harness notices a lowering that gets an 
 The random designs of tests/test_differential.py include such designs (tests/gen_clocks.py
 rewrites about a third of the clocked ones); the tests here pin what the generator makes, run
 the hand-written designs of tests/verify through the harness, and corrupt their Verilog.
-The Amaranth back end builds one rising-edge domain only, and says so.
+Amaranth's simulator on the same designs, each clock driven as the evaluator steps it:
+tests/test_amaranth_domains.py (and the random designs of tests/test_differential_amaranth.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from diff_prepare import prepare
 from gen_base import Generated
 from gen_designs import design_from_seed
 from icarus_harness import compare, lower_case, needs_icarus, simulate
-from sysr.amaranth import from_text
 from z3_harness import z3_disagreements
 
 VERIFY = Path(__file__).parent / "verify"
@@ -65,10 +65,3 @@ def test_icarus_agrees_and_notices_a_wrong_edge(name):
     assert compare(clean, result) == []
     problems = compare(bad, result)
     assert any(expected in p for p in problems), problems
-
-
-def test_amaranth_says_it_builds_one_rising_domain():
-    for name, what in (("dualedge", "registers at the falling edge"), ("falling_edge", "registers at the falling edge"),
-                       ("pulse_sync", "has 2 clocks")):
-        with pytest.raises(ValueError, match=f"one clock domain at the rising edge; `\\w+` (has )?{what}"):
-            from_text(design(name).text, verify=False)

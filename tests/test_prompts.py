@@ -26,7 +26,7 @@ import pytest
 from bench.judge import guard
 from bench.loop.conversation import (MODEL_REFERENCE, Settings, first_message, first_prompt_chars, first_prompt_cost,
                                      next_feedback, repair_message, system_prompt, task_system_prompt, template)
-from bench.loop.sections import RULES, features, select, split, wanted
+from bench.loop.sections import RULES, asks, features, select, split, wanted
 from bench.loop.models import Message
 from bench.loop.models.relay import RelayModel
 from bench.loop.records import Attempt
@@ -121,6 +121,21 @@ def test_nothing_is_withheld_on_a_guess():
     assert "a line" in select(MODEL_REFERENCE.read_text() + unknown, STUBS["comb"])[1]
     assert "a line" not in select(MODEL_REFERENCE.read_text() + unknown.replace("some-future-tag", "async-reset"),
                                   STUBS["comb"])[1]
+
+
+@pytest.mark.parametrize("prompt, adds", [
+    ("Implement the top module using the submodule `min2` three times.", True),
+    ("Instantiate two full adders.", True),
+    ("The given code:\nmodule dual_port_RAM #(parameter DEPTH = 16)(input wclk);\nendmodule\nWrite TopModule.", True),
+    ("Implement module TopModule with these ports.\nmodule TopModule (input a, output b);", False),
+    ("Unfortunately, this module has a bug. Implement a new version of this\nmodule that fixes the bug.", False),
+    ("A 4-bit counter that counts up.", False),
+])
+def test_a_problem_that_asks_for_submodules_gets_the_instances_section(prompt, adds):
+    # a not-self-contained problem's stub holds the top module only: the problem's text says more
+    extra = select(MODEL_REFERENCE.read_text(), STUBS["comb"], prompt)[1]
+    assert ("<!-- when: instances -->" in extra) is adds and (asks(prompt) == {"modules"}) is adds
+    assert select(MODEL_REFERENCE.read_text(), STUBS["comb"])[1] == ""
 
 
 def test_a_construct_the_rules_do_not_know_sends_every_section(monkeypatch):

@@ -38,7 +38,8 @@ from bench.judge.tasks import Verdict, load_task
 FIXTURES = Path(__file__).parent / "fixtures" / "suites"
 EXPECTED = FIXTURES / "expected"
 ROOT = Path(__file__).resolve().parent.parent
-FIELDS = {"kind", "source", "commit", "tasks", "valid", "invalid", "sysr_expressible", "sysr_not_expressible"}
+FIELDS = {"kind", "source", "commit", "tasks", "valid", "invalid", "sysr_expressible", "sysr_not_expressible",
+          "race_checked", "race_sensitive", "fix_races", "races_fixed"}
 
 
 def bench(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -107,12 +108,12 @@ def test_verilogeval_import_report(ve, update_expected) -> None:
 def test_chipbench_import_report(cb) -> None:
     out, report = cb
     assert set(report) == FIELDS and report == json.loads((out / "suite.json").read_text())
-    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (5, 4, 4)
+    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (6, 5, 5)
     assert report["invalid"] == [{"task": "self_contain-Prob001_scaled_sum",
                                   "reason": "wrong-output: Mismatches: 60 in 60 samples"}]
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
         "cpu_ip-Prob001_acc", "not_self_contain-Prob001_min3", "not_self_contain-Prob002_given_adder",
-        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum"]
+        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum", "self_contain-Prob002_hold4"]
 
 
 def test_imported_task_folder(ve, update_expected) -> None:

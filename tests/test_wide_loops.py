@@ -253,3 +253,27 @@ def test_a_fn_assigns_fields_of_its_struct_variables() -> None:
     prep = prepare(Generated(FIELDS, "m"), 7, CYCLES)
     case = lower_case(prep, 0, None)
     assert compare(case, icarus_simulate([case], CYCLES)) == []
+
+
+STRUCT_LET = """
+struct P { d: u8, n: s12, ok: bool }
+fn f(a: bool, b: u8) -> u8 {
+  let mut acc: u8 = 0;
+  if a { let t: P = P { d: b, n: 5, ok: true }; acc = t.d + 1; }
+  acc
+}
+module m(a: in bool, b: in u8, y: out u8) {
+  y = f(a, b);
+  ensures a ==> y == b + 1;
+  ensures !a ==> y == 0;
+}
+"""
+
+
+def test_a_struct_let_inside_an_if_of_a_fn() -> None:
+    """A `let` of a struct type in a branch of a fn's `if` (the unrolled chain computes it under
+    the branch's condition, zero bits otherwise): checked, proven and lowered (it once stopped
+    the elaboration: the zero was a bare literal, no struct)."""
+    assert accepted(STRUCT_LET) == []
+    code, diags = lower_text(STRUCT_LET, "let.sysr")
+    assert code is not None and "a ? {b, 12'd5, 1'b1} : 21'd0" in code, diags

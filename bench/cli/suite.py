@@ -46,9 +46,14 @@ def add_commands(sub) -> None:
     im.add_argument("--allow-unpinned", action="store_true",
                     help="import a folder that is not a git checkout (or whose commit cannot be read); its tasks "
                          "record the commit as \"unknown\"")
+    im.add_argument("--fix-races", action="store_true",
+                    help="rewrite each hidden testbench so its stimulus writes the designs' inputs with nonblocking "
+                         "assignments (<=) where it used blocking ones: every design then samples the values from "
+                         "before the clock edge, whatever order the simulator runs the blocks in (the race check's "
+                         "finding is still recorded, from the upstream testbench)")
     im.add_argument("--json", action="store_true",
                     help="print one JSON object: kind, source, commit, tasks, valid, invalid, sysr_expressible, "
-                         "sysr_not_expressible")
+                         "sysr_not_expressible, race_checked, race_sensitive, fix_races, races_fixed")
     im.set_defaults(func=cmd_import)
 
 
@@ -62,12 +67,13 @@ def cmd_import(args) -> int:
                 clean.append(i.task)
             if not args.json:
                 state = f"invalid: {i.invalid}" if i.invalid else "valid" + (
-                    "" if not i.sysr else "; not expressible in sysr")
+                    "" if not i.sysr else "; not expressible in sysr") + _race(i)
                 print(f"[{done[0]}] {i.task}: {state}", file=sys.stderr, flush=True)
 
     try:
         sandbox.ensure()
-        report = import_suite(args.kind, Path(args.src), Path(args.out), args.jobs, progress, args.allow_unpinned)
+        report = import_suite(args.kind, Path(args.src), Path(args.out), args.jobs, progress, args.allow_unpinned,
+                              args.fix_races)
     except (SuiteError, sandbox.SandboxUnavailable) as e:
         print(f"bench suite import: {e}", file=sys.stderr)
         return 2
@@ -78,6 +84,13 @@ def cmd_import(args) -> int:
     return 0
 
 
+def _race(i: Imported) -> str:
+    if i.invalid or i.race_sensitive is None:
+        return ""
+    fixed = f", {i.races_fixed} assignment(s) made nonblocking" if i.races_fixed else ""
+    return ("; race-sensitive" if i.race_sensitive else "") + fixed
+
+
 def render(r: SuiteReport, out: str, clean: list[str]) -> str:
     lines = [f"{r.kind}: {r.tasks} task(s) from {r.source} (commit {r.commit}) in {out}",
              f"valid: {r.valid}; invalid: {len(r.invalid)} (left out of every count)"]
@@ -86,6 +99,10 @@ def render(r: SuiteReport, out: str, clean: list[str]) -> str:
     lines.append(f"sysr: {r.sysr_expressible} of the {r.valid} valid task(s) expressible; not expressible: "
                  f"{len(r.sysr_not_expressible)} (left out of the sysr condition)")
     lines += [f"  {x.task}: {x.reason}" for x in r.sysr_not_expressible[:SHOWN]]
+    lines.append(f"stimulus races: {len(r.race_sensitive)} of the {r.race_checked} checked valid task(s) race-"
+                 "sensitive (a correct design reading its inputs one step late fails)" +
+                 (f"; {r.races_fixed} blocking assignment(s) made nonblocking (--fix-races)" if r.fix_races else ""))
+    lines += [f"  {x.task}: {x.reason}" for x in r.race_sensitive[:SHOWN]]
     if clean:
         lines.append("judged on their mismatch count alone, their testbench's own TIMEOUT coming before its "
                      "stimulus ends for the reference too: " + ", ".join(clean))

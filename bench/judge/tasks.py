@@ -8,7 +8,8 @@ and per-task settings the scorer reads: its `language` (SystemVerilog: every sta
 as the upstream harness does), its testbench's `verdict` style, whether the port order is
 part of the interface (`port_order`), and what its import found: `invalid` (its reference
 does not pass its own testbench through the scorer: left out of every count) and
-`sysr_unavailable` (why the task has no sysr condition). It has no ref.sysr, and no stub.sysr
+`sysr_unavailable` (why the task has no sysr condition), and its stimulus race check
+(`race_sensitive`, `race`, `races_fixed`: `bench.suites.races`). It has no ref.sysr, and no stub.sysr
 when `sysr_unavailable` says why. `select` is the one rule for which tasks a command takes.
 """
 
@@ -70,6 +71,9 @@ class Task(BaseModel):
     origin: Origin | None = None  # set on imported tasks
     invalid: str | None = None  # why the task's reference does not pass: out of every count
     sysr_unavailable: str | None = None  # why the task has no sysr condition (no stub.sysr)
+    race_sensitive: bool | None = None  # a correct design's verdict depends on a stimulus race (None: unchecked)
+    race: str | None = None  # what the race check found (bench.suites.races)
+    races_fixed: int | None = None  # blocking assignments of the stimulus made nonblocking (--fix-races)
 
     # set by the loader
     folder: Path | None = Field(default=None, exclude=True)

@@ -53,12 +53,13 @@ def template(name: str) -> Template:
 MODEL_REFERENCE = ROOT / "docs" / "model-reference.md"
 
 
-def model_reference(start: str | None = None) -> tuple[str, str]:
+def model_reference(start: str | None = None, prompt: str | None = None) -> tuple[str, str]:
     """docs/model-reference.md as a model reads it, in two parts: the core every task gets, and
-    the sections the starting file `start` needs (`bench.loop.sections`; None: every section);
+    the sections the starting file `start` needs or the task's text `prompt` asks for
+    (`bench.loop.sections`; `start` None: every section);
     without the notes for maintainers (HTML comments, the section tags among them) and the test
     markers of its code blocks (`// accept`, a line of its own)."""
-    return tuple(_for_model(part) for part in select(MODEL_REFERENCE.read_text(), start))
+    return tuple(_for_model(part) for part in select(MODEL_REFERENCE.read_text(), start, prompt))
 
 
 def _for_model(text: str) -> str:
@@ -81,19 +82,21 @@ class SystemPrompt(str):
         return made
 
 
-def system_prompt(lang: str, language: str = "verilog-2005", start: str | None = None) -> SystemPrompt:
+def system_prompt(lang: str, language: str = "verilog-2005", start: str | None = None,
+                  prompt: str | None = None) -> SystemPrompt:
     """The system prompt: how designs are judged, then the Verilog scorer's rules, or for sysr the
     compact reference written for models, its sections those the starting file `start` needs
     (None: all). In Verilog it names the language the task is read as: SystemVerilog for tasks
     imported from upstream suites (`bench.judge.dialect`), whose hidden testbenches are their own
     and keep their own rules; the sysr prompt of such a task says so in as few words, in place
-    of this project's testbench rules (`judged.md`)."""
+    of this project's testbench rules (`judged.md`). `prompt`, the task's text, can add sections
+    (`bench.loop.sections.asks`)."""
     imported = language == "systemverilog"
     if lang == "verilog" and imported:
         return SystemPrompt(template("system-systemverilog.md").substitute())
     judged = template("judged-suite.md" if imported and lang == "sysr" else "judged.md").substitute().rstrip()
     if lang == "sysr":
-        core, extra = model_reference(start)
+        core, extra = model_reference(start, prompt)
         head = template("system-sysr.md").substitute(judged=judged, reference=core.strip())
         return SystemPrompt(head.rstrip() + "\n", "\n" + extra.strip() + "\n" if extra.strip() else "")
     return SystemPrompt(template("system-verilog.md").substitute(judged=judged))
@@ -101,7 +104,9 @@ def system_prompt(lang: str, language: str = "verilog-2005", start: str | None =
 
 def task_system_prompt(task: Task, lang: str, spec_stubs: bool = False) -> SystemPrompt:
     """The system prompt of `task`'s samples in `lang`."""
-    return system_prompt(lang, task.language, task.text(start_name(task, lang, spec_stubs)) if lang == "sysr" else None)
+    if lang != "sysr":
+        return system_prompt(lang, task.language)
+    return system_prompt(lang, task.language, task.text(start_name(task, lang, spec_stubs)), task.prompt)
 
 
 def lang_name(lang: str, task: Task) -> str:
@@ -114,13 +119,13 @@ def start_name(task: Task, lang: str, spec_stubs: bool) -> str:
     return "spec-stub.sysr" if spec_stubs and task.has_spec_stub else "stub.sysr"
 
 
-def sections_line(lang: str, start: str) -> str:
+def sections_line(lang: str, start: str, prompt: str | None = None) -> str:
     """For sysr, a line naming the reference sections the system prompt carries beyond the core
     for this starting file (they differ between tasks: a model that read one task's system
     prompt is told where this one differs); "" when there are none, and in Verilog."""
     if lang != "sysr":
         return ""
-    names = re.findall(r"(?m)^## (.+)$", model_reference(start)[1])
+    names = re.findall(r"(?m)^## (.+)$", model_reference(start, prompt)[1])
     if not names:
         return ""
     return "The system prompt adds the sections: " + ", ".join(names) + ".\n\n"
@@ -130,7 +135,7 @@ def first_message(task: Task, lang: str, spec_stubs: bool) -> str:
     name = start_name(task, lang, spec_stubs)
     start = task.text(name)
     return template("first.md").substitute(name=task.name, prompt=task.prompt, start_name=name,
-                                           sections=sections_line(lang, start),
+                                           sections=sections_line(lang, start, task.prompt),
                                            start=start.rstrip(),
                                            fence="systemverilog" if lang_name(lang, task) == "SystemVerilog" else FENCE[lang],
                                            lang_name=lang_name(lang, task))

@@ -7,6 +7,10 @@ What a starting file uses is read from a real parse (`sysr.front.parse`): its po
 declarations and the syntax nodes it contains. Nothing is withheld on a guess: a starting
 file that does not parse, one holding a construct this module does not know (a node type
 added to the language later), or a tag this module does not know, gets every section.
+
+The task's own text adds what its starting file cannot show (`asks`): a problem that asks for
+submodules or instances, or gives modules of its own to build on, gets the instances section even
+when its starting file has the top module only (ChipBench's not-self-contained problems).
 """
 
 from __future__ import annotations
@@ -43,6 +47,16 @@ RULES = {
     "structs": lambda f: "StructDecl" in f,
 }
 WIDE = re.compile(r"[us]([0-9]+)$")  # a type over 64 bits: the wide-bus idioms
+SUBMODULES = re.compile(r"(?i)\bsub-?modules?\b|\binstantiat|\binstances?\b")
+GIVEN_MODULE = re.compile(r"(?m)^\s*module\s+(?!TopModule\b|RefModule\b)[A-Za-z_]\w*\s*(?:#\s*)?\(")
+
+
+def asks(prompt: str | None) -> set[str]:
+    """What a task's problem text asks for beyond its starting file: "modules" when it asks for
+    submodules or instances, or gives a module (other than the top) to build on."""
+    if prompt and (SUBMODULES.search(prompt) or GIVEN_MODULE.search(prompt)):
+        return {"modules"}
+    return set()
 
 
 @dataclass(frozen=True)
@@ -113,10 +127,12 @@ def wanted(section: Section, found: set[str] | None) -> bool:
     return RULES[section.tag](found)
 
 
-def select(reference: str, start: str | None) -> tuple[str, str]:
-    """(core, the sections `start` needs), each as the reference writes it; `start` None: every
-    section."""
+def select(reference: str, start: str | None, prompt: str | None = None) -> tuple[str, str]:
+    """(core, the sections `start` needs, and those the task's text `prompt` asks for), each as
+    the reference writes it; `start` None: every section."""
     found = None if start is None else features(start)
+    if found is not None:
+        found |= asks(prompt)
     parts = split(reference)
     core = "".join(s.text for s in parts if s.tag is None)
     extra = "".join(s.text for s in parts if s.tag is not None and wanted(s, found))

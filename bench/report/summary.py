@@ -9,7 +9,8 @@ and on the first attempt. A sample in which a tool did not run (any attempt a `t
 is not scorable and is counted apart, as is a sample that has not finished; pass@k is `None`
 where nothing was scorable. For sysr, the checker against the testbench (`bench.report.shadow`).
 With the tasks of an imported suite (`bench summary --suite DIR`), the counts per category of
-the suite (`by_category`), as upstream papers report them, and how many of its tasks the run's
+the suite (`by_category`), as upstream papers report them, the same over its race-sensitive tasks
+(`race_sensitive` in task.json: `bench.suites.races`), and how many of its tasks the run's
 language leaves out (invalid, or not expressible in sysr).
 """
 
@@ -74,6 +75,7 @@ class RunCounts(BaseModel):
     tokens_cache_write: int = 0
     categories: dict[str, dict[str, int]] | None = None  # with --suite: category -> tasks, solved, solved_first
     left_out: dict[str, int] | None = None  # with --suite: tasks the run's language leaves out, by why
+    race_sensitive: dict[str, int] | None = None  # with --suite: its race-sensitive tasks: tasks, solved, solved_first
     cost: float = 0.0  # in uncached input tokens, weighted by cost_weights (bench.report.cost)
     cost_provider: str = "default"
     cost_weights: Weights | None = None
@@ -166,13 +168,21 @@ def by_category(run: RunCounts, tasks: list[Task]) -> RunCounts:
         c["tasks"] += 1
         c["solved"] += t.solved
         c["solved_first"] += t.first_attempt
+    racy_names = {t.name for t in tasks if t.race_sensitive}
+    racy = {"tasks": 0, "solved": 0, "solved_first": 0}
+    for t in run.per_task:
+        if t.task in racy_names:
+            racy["tasks"] += 1
+            racy["solved"] += t.solved
+            racy["solved_first"] += t.first_attempt
     out: dict[str, int] = {}
     for t in tasks:
         why = left_out(t, run.lang)
         if why:
             key = why.split(":", 1)[0]
             out[key] = out.get(key, 0) + 1
-    return run.model_copy(update={"categories": dict(sorted(cats.items())), "left_out": out})
+    return run.model_copy(update={"categories": dict(sorted(cats.items())), "left_out": out,
+                                  "race_sensitive": racy if racy_names else None})
 
 
 def _tok(n: int, approx: bool) -> str:
@@ -252,6 +262,10 @@ def _category_rows(runs: list[RunCounts]) -> list[list[str]]:
             c = (r.categories or {}).get(name)
             cells.append(f"{c['solved']} of {c['tasks']} ({c['solved_first']} first attempt)" if c else "-")
         rows.append([f"category {name}: solved", *cells])
+    if any(r.race_sensitive for r in runs):
+        rows.append(["race-sensitive tasks: solved", *[
+            f"{c['solved']} of {c['tasks']} ({c['solved_first']} first attempt)" if (c := r.race_sensitive) else "-"
+            for r in runs]])
     for why in sorted({k for r in runs for k in (r.left_out or {})}):
         rows.append([f"suite tasks left out: {why}", *[str((r.left_out or {}).get(why, 0)) for r in runs]])
     return rows

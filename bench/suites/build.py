@@ -22,6 +22,12 @@ reference that does not pass makes the task `invalid` with the reason (its resul
 tool said), and nothing is dropped. When the reference itself reaches the testbench's own
 `TIMEOUT` with no mismatch (a stimulus longer than the testbench's time limit), the task is
 judged on its mismatch count alone (`timeout_fails: false`) and validated again.
+
+A valid task whose stimulus writes the designs' inputs with blocking assignments is then checked
+for the race this makes (`check_races`, `bench.suites.races`): the reference reading its inputs one
+scheduling step late is scored against the testbench; `race_sensitive` is whether it fails. With
+`fix`, those assignments are made nonblocking in tb.v (`races_fixed`), the task is validated
+again, and the late-reading reference is scored once more against the rewritten testbench.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from ..judge.tasks import Origin, Task, Verdict, load_task
 from ..judge import verdicts
 from ..verilog.ports import PortInfo, compare_ports
 from . import facts as F
+from . import races as R
 from . import stub as S
 from . import text as T
 from .checkout import safe_name
@@ -58,6 +65,7 @@ class Built:
     folder: Path | None
     invalid: str | None  # known before any scoring
     sysr: str | None  # why there is no stub.sysr
+    ports: list[F.Port] | None = None  # the reference's, as Yosys reads them
 
 
 def verdict_style(test: str) -> str | None:
@@ -128,7 +136,7 @@ def finish(problem: Problem, folder: Path, title: str, ref_v: str, tb_v: str, to
                                                 commit=commit),
                 invalid=invalid or "not validated yet (the import did not finish)", sysr_unavailable=why or None)
     save(task, folder)
-    return Built(problem, folder, invalid, why or None)
+    return Built(problem, folder, invalid, why or None, facts.ports)
 
 
 def iface(ports: list[F.Port], title: str, top: str = TOP) -> str:
@@ -199,3 +207,42 @@ def _samples(result: CandidateResult) -> int | None:
             if m:
                 return int(m.group(1) or m.group(2)) or None
     return None
+
+
+def check_races(built: Built, task: Task, scorer: Scorer, fix: bool = False) -> Task:
+    """The race check of a valid task, and with `fix` the rewrite of its stimulus; the task as saved."""
+    assert built.folder is not None
+    tb = task.text("tb.v")
+    found = R.stimulus(tb)
+    if found is None:
+        task.race = f"not checked: the testbench has no {R.MODULE} module"
+    elif not found.blocking:
+        task.race_sensitive, task.race = False, "the stimulus writes the designs' inputs with nonblocking assignments only"
+    elif built.ports is None:
+        task.race = "not checked: the reference's ports could not be read"
+    else:
+        late = R.delayed(task.text("ref.v"), built.ports, task.top)
+        n = f"{len(found.blocking)} blocking assignment(s) to the designs' inputs"
+        result = scorer.score(task, "verilog", late)
+        if result.result == "PASS":
+            task.race_sensitive, task.race = False, f"{n}; the reference reading its inputs one step late passes too"
+        elif result.result == "wrong-output":
+            task.race_sensitive = True
+            task.race = f"{n}; the reference reading its inputs one step late fails: {reason(result)}"
+        else:
+            task.race = f"not decided: the reference reading its inputs one step late did not run: {reason(result)}"
+        if fix:
+            fixed, task.races_fixed = R.fix(tb)
+            (built.folder / "tb.v").write_text(fixed)
+            save(task, built.folder)
+            task = validate(built, scorer)
+            if task is None or task.invalid:
+                if task is not None:
+                    task.invalid = f"with its races fixed: {task.invalid}"
+                    save(task, built.folder)
+                return task
+            after = scorer.score(task, "verilog", late)
+            task.race += ("; with the stimulus made nonblocking it passes" if after.result == "PASS" else
+                          f"; with the stimulus made nonblocking it still does not pass: {reason(after)}")
+    save(task, built.folder)
+    return task

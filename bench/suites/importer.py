@@ -13,7 +13,9 @@ commit; a checkout whose commit cannot be read is refused unless `allow_unpinned
 "unknown"), `tasks` (problems found), `valid`, `invalid` ({task, reason} for every task whose
 reference does not pass, or that could not be built or read), `sysr_expressible` and
 `sysr_not_expressible` ({task, reason}), both over the valid tasks only: an invalid task is out
-of every count.
+of every count; then the stimulus race check over the valid tasks (`bench.suites.build.check_races`):
+`race_checked` (tasks it decided), `race_sensitive` ({task, reason}), and, with `fix_races`, how
+many blocking assignments were made nonblocking (`races_fixed`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pydantic import BaseModel
 from ..judge.score import Scorer
 from ..judge.tasks import Task
 from . import chipbench, chipbench_debug, rtllm, verilogeval
-from .build import Built, validate, write_task
+from .build import Built, check_races, validate, write_task
 from .checkout import commit as checkout_commit
 from .problem import SuiteError
 
@@ -52,6 +54,10 @@ class SuiteReport(BaseModel):
     invalid: list[Left]
     sysr_expressible: int
     sysr_not_expressible: list[Left]
+    race_checked: int = 0  # valid tasks whose stimulus race was decided
+    race_sensitive: list[Left] = []  # valid tasks whose verdict on a correct design depends on it
+    fix_races: bool = False  # whether the stimulus's blocking assignments were made nonblocking
+    races_fixed: int = 0  # how many, over the valid tasks
 
 
 class Imported(BaseModel):
@@ -61,6 +67,8 @@ class Imported(BaseModel):
     invalid: str | None
     sysr: str | None
     timeout_fails: bool = True
+    race_sensitive: bool | None = None
+    races_fixed: int | None = None
 
 
 def _staging(out: Path) -> Path:
@@ -74,7 +82,8 @@ def _staging(out: Path) -> Path:
 
 
 def import_suite(kind: str, src: Path, out: Path, jobs: int = 1,
-                 progress: Callable[[Imported], None] | None = None, allow_unpinned: bool = False) -> SuiteReport:
+                 progress: Callable[[Imported], None] | None = None, allow_unpinned: bool = False,
+                 fix_races: bool = False) -> SuiteReport:
     if kind not in KINDS:
         raise SuiteError(f"unknown suite kind {kind!r}; known: {', '.join(KINDS)}")
     if not src.is_dir():
@@ -99,14 +108,18 @@ def import_suite(kind: str, src: Path, out: Path, jobs: int = 1,
     def one(problem) -> tuple[Built, Task | None]:
         built = writer(problem, stage, commit)
         task = validate(built, scorer)
+        if task is not None and not task.invalid and writer is write_task:
+            task = check_races(built, task, scorer, fix_races)
         if progress:
             progress(Imported(task=problem.task, invalid=task.invalid if task else built.invalid,
-                              sysr=built.sysr, timeout_fails=task.verdict.timeout_fails if task else True))
+                              sysr=built.sysr, timeout_fails=task.verdict.timeout_fails if task else True,
+                              race_sensitive=task.race_sensitive if task else None,
+                              races_fixed=task.races_fixed if task else None))
         return built, task
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         done = list(pool.map(one, problems))
-    report = _report(kind, folder, commit, done)
+    report = _report(kind, folder, commit, done, fix_races)
     (stage / REPORT).write_text(report.model_dump_json(indent=2) + "\n")
     if out.exists():
         shutil.rmtree(out)
@@ -114,15 +127,22 @@ def import_suite(kind: str, src: Path, out: Path, jobs: int = 1,
     return report
 
 
-def _report(kind: str, folder: Path, commit: str, done: list[tuple[Built, Task | None]]) -> SuiteReport:
-    invalid, unavailable, valid = [], [], 0
+def _report(kind: str, folder: Path, commit: str, done: list[tuple[Built, Task | None]],
+            fix_races: bool = False) -> SuiteReport:
+    invalid, unavailable, valid, racy, checked, fixed = [], [], 0, [], 0, 0
     for built, task in done:
         why = task.invalid if task is not None else built.invalid
         if why:
             invalid.append(Left(task=built.problem.task, reason=why))
             continue
         valid += 1
+        if task is not None and task.race_sensitive is not None:
+            checked += 1
+            fixed += task.races_fixed or 0
+            if task.race_sensitive:
+                racy.append(Left(task=task.name, reason=task.race or ""))
         if built.sysr:
             unavailable.append(Left(task=built.problem.task, reason=built.sysr))
     return SuiteReport(kind=kind, source=str(folder.resolve()), commit=commit, tasks=len(done), valid=valid,
-                       invalid=invalid, sysr_expressible=valid - len(unavailable), sysr_not_expressible=unavailable)
+                       invalid=invalid, sysr_expressible=valid - len(unavailable), sysr_not_expressible=unavailable,
+                       race_checked=checked, race_sensitive=racy, fix_races=fix_races, races_fixed=fixed)

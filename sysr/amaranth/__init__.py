@@ -7,8 +7,8 @@
 `load(path)`, `from_text(text)` and `from_design(design)` run sysr's checker (the proofs
 too, unless `verify=False`) and raise `Rejected`, carrying the diagnostics, for a design it
 does not accept. The component is Amaranth logic built from the elaborated design (see
-`sysr.amaranth.component` for how the clock, the reset and names map; `exprs` and `arrays`
-for operators and memories), so Amaranth's simulator runs it and Amaranth's back ends
+`sysr.amaranth.component` for how the clocks, the reset and names map, `domains` for the
+clock domains, `exprs` and `arrays` for operators and memories), so Amaranth's simulator runs it and Amaranth's back ends
 (`amaranth.back.rtlil`, `amaranth.back.verilog`) emit it. A construct the back end cannot
 build raises `Unsupported`; it never builds a different circuit. `params` sets the top
 module's parameters (§4.8 of the reference, as `--param` does): the component is that binding.
@@ -39,19 +39,22 @@ class Rejected(Exception):
 
 
 def load(path, *, verify: bool = True, options: Options | None = None, reset: str = "domain",
-         domain: str = "sync", params: dict[str, int] | None = None) -> SysrComponent:
+         domain: str = "sync", params: dict[str, int] | None = None,
+         domains: dict[str, str] | None = None) -> SysrComponent:
     """The design in file `path` as a component (see `from_text`)."""
     p = Path(path)
     return from_text(p.read_text(encoding="utf-8"), filename=str(path), verify=verify, options=options,
-                     reset=reset, domain=domain, params=params)
+                     reset=reset, domain=domain, params=params, domains=domains)
 
 
 def from_text(text: str, *, filename: str = "<text>", verify: bool = True, options: Options | None = None,
-              reset: str = "domain", domain: str = "sync", params: dict[str, int] | None = None) -> SysrComponent:
+              reset: str = "domain", domain: str = "sync", params: dict[str, int] | None = None,
+              domains: dict[str, str] | None = None) -> SysrComponent:
     """Check the design (`verify=False`: the static checks only, no proofs) and build it.
 
-    `reset` is "domain" (the design's reset is the clock domain's) or "port" (it stays a
-    port); `domain` names the clock domain the registers are in.
+    `reset` is "domain" (the design's reset is the clock domains') or "port" (it stays a
+    port); `domain` names the Amaranth domain of a design with one clock, `domains` maps each
+    clock of a design to one (default with several clocks: each clock's own name).
     """
     if reset not in RESET_MODES:
         raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
@@ -63,13 +66,14 @@ def from_text(text: str, *, filename: str = "<text>", verify: bool = True, optio
         outcome = analyze(text, options.top if options else None, params)
     if not outcome.accepted or outcome.design is None:
         raise Rejected(filename, text, outcome.diagnostics)
-    return SysrComponent(outcome.design, reset=reset, domain=domain)
+    return SysrComponent(outcome.design, reset=reset, domain=domain, domains=domains)
 
 
-def from_design(design: Design, *, reset: str = "domain", domain: str = "sync") -> SysrComponent:
+def from_design(design: Design, *, reset: str = "domain", domain: str = "sync",
+                domains: dict[str, str] | None = None) -> SysrComponent:
     """A design that already passed the checks (`sysr.pipeline.analyze` or `check`) as a component."""
     if design.holes:
         hole, _ = design.holes[0]
         raise ValueError(f"the design has a hole (`?{hole.name}` at line {hole.span.line}): "
                          f"fill it before building the design")
-    return SysrComponent(design, reset=reset, domain=domain)
+    return SysrComponent(design, reset=reset, domain=domain, domains=domains)

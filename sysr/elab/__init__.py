@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from ..front.syntax import mentions_prev, source_snippet
 from ..model import Design
+from .clocks import Clocking
 from .contract import with_contracts
 from .exprs import Env
 from .flat import flatten
@@ -72,12 +73,19 @@ __all__ = [
 ]
 
 
-def elaborate(d: Design, mode: str = "flat") -> System:
+def elaborate(d: Design, mode: str = "flat", edges: bool = True) -> System:
     """The transition system of a module. With instances, `mode` says what they are:
     "flat" (the default) their whole logic, inlined under their names (`u.count`): the module's
     real behaviour, what the evaluator and simulations run; "contract" their contracts only,
     as the proofs use them (`sysr.elab.contract`); "shallow" nothing (their outputs are free
-    inputs), as a back end that keeps the hierarchy needs."""
+    inputs), as a back end that keeps the hierarchy needs.
+
+    `edges=False` (modes "flat" and "shallow"), for a back end with clock domains of its own
+    (`sysr.amaranth`): every register takes its next value in every step, as if each step ended
+    with its own domain's edge (`sysr.elab.clocks`: no tick or toggle inputs, no clock levels
+    in the state), and a read of a clock is `Var(top clock)`; which domain a register is in is
+    `Design.domains`, through the hierarchy `sysr.elab.clocks.register_domains`."""
+    clocks = None if edges else (Clocking(), {c: c for c in d.clocks})
     if not d.instances or mode == "shallow":
-        return Elaborator(d).system()
-    return flatten(d) if mode == "flat" else with_contracts(d)
+        return Elaborator(d, clocks=clocks).system()
+    return flatten(d, clocks) if mode == "flat" else with_contracts(d)

@@ -109,3 +109,21 @@ def is_leveled(top: Design) -> bool:
     """Whether the design's clocks are not all a single one-edge clock (the steps are not all
     edges of one clock): what the simulation harnesses drive differently."""
     return bool(clocking(top).modes)
+
+
+def register_domains(top: Design) -> dict[str, tuple[str, str]]:
+    """The domain (top clock, edge) of every register of the flattened hierarchy, by its flat
+    name (`u.count`); a register no block writes is in its module's first clock's rising one."""
+    out: dict[str, tuple[str, str]] = {}
+
+    def visit(d: Design, prefix: str, nets: dict[str, str]) -> None:
+        for name, sig in d.signals.items():
+            if sig.is_state and d.clocks:
+                clock, edge = d.domains.get(name, (d.clocks[0], "rising"))
+                out[prefix + name] = (nets[clock], edge)
+        for name, inst in d.instances.items():
+            if inst.child is not None and not inst.child.extern:
+                visit(inst.child, f"{prefix}{name}.", child_nets(inst, nets))
+
+    visit(top, "", {c: c for c in top.clocks})
+    return out

@@ -28,9 +28,11 @@ from .module import Elaborator
 from .system import System, variant_registers
 
 
-def flatten(design: Design) -> System:
-    clocks = clocking(design)
-    system = _flatten(design, "", overrun.design_size_budget(), (clocks, {c: c for c in design.clocks}), True)
+def flatten(design: Design, clocks: tuple | None = None) -> System:
+    """The flat system; `clocks` (a `Clocking` and the top's clock nets) replaces the design's own
+    (`elaborate(..., edges=False)`)."""
+    clocks = clocks or (clocking(design), {c: c for c in design.clocks})
+    system = _flatten(design, "", overrun.design_size_budget(), clocks, True)
     if design.instances:  # once, for the whole hierarchy (per level it would be quadratic)
         system.comb = evaluation_order(system.comb)
         system.enum_state = variant_registers(system)

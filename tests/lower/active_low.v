@@ -3,7 +3,7 @@ module toggler (
   input wire clk,
   input wire rst_n,
   input wire t,
-  output reg q
+  output reg q = 1'b1
 );
 
   always @(posedge clk) begin

@@ -4,12 +4,12 @@ module counter (
   input wire rst,
   input wire en,
   output wire [7:0] count,
-  output reg tc
+  output reg tc = 1'b0
 );
 
   localparam [7:0] LAST = 8'd199;
 
-  reg [7:0] cnt;
+  reg [7:0] cnt = 8'd0;
 
   assign count = cnt;
 

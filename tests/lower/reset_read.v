@@ -7,7 +7,7 @@ module forced (
   output wire started
 );
 
-  reg fresh;
+  reg fresh = 1'b1;
 
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin

@@ -241,7 +241,8 @@ class Expressions(CheckerBase):
         dst = self.resolve_type(e.ty)
         if isinstance(e.operand, S.IntLit) and e.operand.suffix is None:
             self.err("T003", f"the literal `{e.operand.text}` needs a type before `as`", e.operand.span,
-                     f"write `{e.operand.text}u8` (or the width you mean), or drop the cast")
+                     f"write `{e.operand.text}u8` (or the width you mean), or drop the cast; for a width "
+                     f"from a parameter, name the value: `wire z: u[W] = {e.operand.text};`")
             return dst
         src = self.expr(e.operand, ctx, None)
         if src is None or dst is None:

@@ -241,6 +241,8 @@ class Unroller:
         if ty.kind == "enum":
             info = self.c.enums[ty.enum]
             return S.Path(ty.enum, next(iter(info.variants)), span)
+        if not ty.is_int:  # a struct: zero bits, cast (a bare literal is no struct)
+            return S.Cast(S.IntLit(0, f"u{ty.width}", f"0u{ty.width}", span), S.TypeRef(ty.enum, span), span)
         return S.IntLit(0, None, "0", span)
 
     # ---- expressions -----------------------------------------------------------------------

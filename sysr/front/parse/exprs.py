@@ -121,7 +121,11 @@ class ExprRules:
         span = _tok_span(tok)
         parsed = parse_int_text(str(tok))
         if parsed is None:
-            self.diags.append(error("P004", f"malformed integer literal `{tok}`", span, _INT_FORMS))
+            note = _INT_FORMS
+            if str(tok)[-1:] in ("u", "s"):  # `0u[W]`: a width from a parameter, as Verilog's `{W{1'b0}}`
+                note = (f"a type suffix needs a number (`{str(tok)}8`); for a width from a parameter, name the "
+                        f"value: `wire z: {str(tok)[-1]}[W] = {str(tok)[:-1]};`")
+            self.diags.append(error("P004", f"malformed integer literal `{tok}`", span, note))
             return S.IntLit(0, None, str(tok), span)
         value, suffix = parsed
         return S.IntLit(value, suffix, str(tok), span)
