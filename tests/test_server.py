@@ -6,8 +6,8 @@ standard output (the JSON report without its timings), standard error, exit stat
 written. The server's count of commands served shows which way each command went, so a test
 that meant to go through the server cannot pass by running in process. Also: signals reach the
 child, a client killed mid-check takes its child with it, a server refuses a client whose limits
-it cannot give, a changed checkout never reaches an old server, and the benchmark's way of
-running sysr never reaches a server.
+it cannot give, a changed checkout never reaches an old server (which ends by itself, as an idle
+one does), and the benchmark's way of running sysr never reaches a server.
 """
 
 from __future__ import annotations
@@ -294,6 +294,36 @@ def test_stop_also_stops_the_servers_of_this_checkout_under_another_key(tmp_path
     r = subprocess.run([SYSR, "server", "stop"], env=env, capture_output=True, text=True, timeout=120)
     assert r.stdout.count("stopping") == 2
     assert not list((tmp_path / "sysr").glob("*.sock"))
+
+
+def test_a_server_ends_after_its_idle_time(tmp_path) -> None:
+    folder = tmp_path / "sysr"
+    folder.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYSR_SERVER")}
+    env["SYSR_RUNTIME_DIR"] = str(folder)
+    r = subprocess.run([SYSR, "server", "start", "--idle", "1"], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    pid = int(status(env)["pid"])
+    deadline = time.monotonic() + 30
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(pid) and not list(folder.glob("*.sock"))
+    assert subprocess.run([SYSR, "server", "status"], env=env, capture_output=True).returncode == 1
+
+
+def test_a_server_whose_package_changed_on_disk_stops(tmp_path) -> None:
+    """A server whose key no longer matches the package's files (an edited checkout: its clients
+    look for a new key) ends by itself; here with a key that never matched and the check due at
+    once."""
+    folder = tmp_path / "sysr"
+    folder.mkdir(mode=0o700)
+    code = ("import sys; from sysr.server import daemon; daemon.KEY_CHECK_S = 0; "
+            f"s = daemon.Server({str(folder)!r}, 'stale', 900, None, log=sys.stdout); "
+            "sys.exit(s.serve() if s.claim() else 3)")
+    r = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "the sysr package changed on disk; stopping" in r.stdout
+    assert not (folder / "stale.sock").exists()
 
 
 def test_the_key_follows_the_package_files(monkeypatch, tmp_path) -> None:
