@@ -10,14 +10,9 @@ median. The designs:
   byte enables, a read mux). Target (issue 28): at most 1.2x;
 - every task reference `tasks/*/ref.sysr` against the task's `ref.v`, and against its own cells
   before the array lowering of issue 28 (`BEFORE`, measured on main at 7536f8f with this
-  script): target, no reference grows. Two do since registers with reset values are declared
-  with them (seq-detect 18 to 22 cells, traffic 73 to 74): Yosys 0.23 does not re-encode a
-  state machine whose state register has an initial value (reference §8); arbiter and fifo
-  shrink for the same reasons.
+  script): target, no reference grows.
 
 `--save FILE` writes the sysr cells of each design as JSON (how `BEFORE` was recorded).
-`--no-reset-init` lowers as `sysr lower --no-reset-init` does (registers declared without their
-reset values as initial values): the cells without them, for comparison.
 """
 
 from __future__ import annotations
@@ -71,14 +66,12 @@ def cells(verilog: Path, top: str) -> int:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--save", type=Path, help="write the sysr cells of each design to this JSON file")
-    ap.add_argument("--no-reset-init", action="store_true",
-                    help="lower without the reset values as initial values (`sysr lower --no-reset-init`)")
     args = ap.parse_args(argv)
     rows, saved, grown = [], {}, []
     print(f"{'design':<12} {'sysr':>6} {'peer':>6} {'sysr/peer':>9} {'before':>7} {'now/before':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         for name, src, peer, top in designs():
-            text, diags = lower_text(src.read_text(), src.name, reset_init=not args.no_reset_init)
+            text, diags = lower_text(src.read_text(), src.name)
             if text is None:
                 print(f"{name:<12} not lowered: {[d.code for d in diags]}")
                 return 1

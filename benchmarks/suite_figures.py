@@ -8,7 +8,7 @@ dataset_spec-to-rtl is imported, or one dataset folder; ChipBench: its checkout,
 generation or its debugging track; RTLLM v2: its checkout), it runs `bench suite import`
 (which validates every task by scoring its reference), then `bench score --suite DIR --lang
 verilog` on what the import found valid, with the lint option off and on, then `bin/sysr check
---json` on every stub.sysr of a valid task, and prints:
+--json` on every stub.sysr of a valid task (benchmarks/suite_stubs.py), and prints:
 
 - imported, valid, and the invalid tasks grouped by the result their reference got;
 - the references of the valid tasks passing `bench score --suite`, with and without `--lint`
@@ -37,6 +37,7 @@ from bench.judge.cache import ResultCache  # noqa: E402
 from bench.judge.lint import FAILING  # noqa: E402
 from bench.judge.score import Scorer  # noqa: E402
 from bench.judge.tasks import load_tasks  # noqa: E402
+from suite_stubs import report, survey  # noqa: E402  (benchmarks/suite_stubs.py: the stubs' check)
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
@@ -51,14 +52,6 @@ def group(entries: list[dict]) -> dict[str, list[str]]:
         key = reason.split(":", 1)[0] if ":" in reason[:30] else reason.split(";")[0]
         out[key].append(e["task"])
     return dict(sorted(out.items(), key=lambda kv: -len(kv[1])))
-
-
-def stub_codes(stub: Path) -> set[str]:
-    res = run(str(ROOT / "bin" / "sysr"), "check", "--json", str(stub))
-    try:
-        return {d["code"] for d in json.loads(res.stdout)["diagnostics"] if d["severity"] == "error"}
-    except (ValueError, KeyError):
-        return {"(no JSON report)"}
 
 
 def lint_clean(out: Path) -> int:
@@ -92,15 +85,15 @@ def figures(kind: str, src: str, out: Path, jobs: int) -> bool:
               f"references pass (by result: {counts.get('by_result')})")
     print(f"   lint-clean references: {lint_clean(out)} of {r['valid']}")
     not_expr = {e["task"] for e in r["sysr_not_expressible"]}
-    invalid = {e["task"] for e in r["invalid"]}
-    stubs = [p for p in sorted(out.glob("*/stub.sysr")) if p.parent.name not in invalid]
-    holes_only = [p for p in stubs if (c := stub_codes(p)) and all(x.startswith("H") for x in c)]
+    stubs = survey(out, jobs)
     share = r["sysr_expressible"] / r["valid"] if r["valid"] else 0.0
     print(f"   sysr: {r['sysr_expressible']} of {r['valid']} valid tasks expressible ({share:.1%}); "
-          f"stubs checking with only hole errors under `sysr check`: {len(holes_only)} of {len(stubs)}")
+          f"stubs checking with only hole errors under `sysr check`: {stubs.only_holes} of {len(stubs.stubs)}")
+    print("\n".join(line for line in report(stubs)[2:] if not line.startswith("   no stub:")))
     for why, tasks in group(r["sysr_not_expressible"]).items():
         print(f"     not expressible, {why}: {len(tasks)}: {', '.join(tasks)}")
-    ok = passed[""] == passed["--lint"] == r["valid"] and len(holes_only) == len(stubs) == r["valid"] - len(not_expr)
+    ok = (passed[""] == passed["--lint"] == r["valid"]
+          and stubs.only_holes == len(stubs.stubs) == r["valid"] - len(not_expr))
     print(f"   consistent: {ok}")
     return ok
 

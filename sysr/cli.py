@@ -67,7 +67,7 @@ def cmd_lower(args) -> int:
     src = read_design(args.file)
     try:
         code, diags = (lower_text(src.text, Path(args.file).name, formal=args.formal, top=args.top,
-                                  params=args.param, reset_init=not args.no_reset_init)
+                                  params=args.param)
                        if src.problem is None else (None, [src.problem]))
     except FormalUnsupported as e:
         print(f"sysr: error: {args.file}: {e}", file=sys.stderr)
@@ -213,10 +213,6 @@ def build_parser() -> argparse.ArgumentParser:
     lo.add_argument("--formal", action="store_true",
                     help="add the properties under `ifdef FORMAL, as immediate assume/assert for "
                          "`yosys read_verilog -formal` (SymbiYosys), with the checker's semantics")
-    lo.add_argument("--no-reset-init", action="store_true",
-                    help="declare registers with a reset value without it as their initial value (by default "
-                         "`reg [3:0] q = 4'd0;`, the checker's cycle 0): for ASIC flows that reject or warn "
-                         "on initial values; the reset alone sets them, and power-up values stay")
     lo.set_defaults(func=cmd_lower)
     si = sub.add_parser("sim", help="simulate a design, checking every property in every cycle",
                         description="Simulate a design from reset on sysr's evaluator: inputs from a stimulus "

@@ -44,10 +44,6 @@ from sysr.types import mask
 # (`initial_state(memory=lambda n, i: 0)`), which is what the registers hold after the edge of
 # step 0. A clocked design without a reset port has no preliminary reset: its clock is held low
 # in step 0 (`ck<key>`), so that step 1 starts from the values the testbench set at time 0.
-# A case with `reset_at_start=False` has none either, though it has a reset port: the clock is
-# held low in step 0 and the reset inactive, so step 1 sees the registers with reset values at
-# the values their declarations give them (the lowering's initial values, the checker's cycle 0),
-# as a testbench that never resets at time 0 does.
 # Later reset pulses are ordinary inputs of both. An asynchronous reset of a design
 # with an odd key is applied at time 2 of the step instead (neither edge): registers it
 # asserts must be cleared by the sample at time 3, what the evaluator shows for that cycle.
@@ -81,24 +77,19 @@ class SimCase:
     crash: str | None = None  # why there is no Verilog
     # several clocks or edges (§4.10): (port index, clock, mode, edge, stimulus input or None)
     clocks: list[tuple[int, str, str, str, str | None]] = field(default_factory=list)
-    reset_at_start: bool = True  # step 0 is a preliminary reset (else: no reset, the clock held low)
 
     @property
     def module(self) -> str:
         return f"{self.prep.system.design.module.name}_d{self.key}"
 
 
-def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None, reset_at_start: bool = True,
-               reset_init: bool = True) -> SimCase:
-    """Lower a prepared design and work out its ports, probes and memory initialisation (with
-    `reset_at_start=False`, for a testbench that does not reset it in step 0; `reset_init` is
-    the lowering's, False for `sysr lower --no-reset-init`)."""
+def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimCase:
+    """Lower a prepared design and work out its ports, probes and memory initialisation."""
     from sysr.lower.module import ModuleLowering, lowerings
     d = prep.system.design
     try:
         # what `sysr.lower.lower` and `lower_hierarchy` run
-        parts = (lowerings(prep.hierarchy, f"d{key}.sysr", reset_init) if prep.hierarchy
-                 else [ModuleLowering(d, f"d{key}.sysr", reset_init=reset_init)])
+        parts = lowerings(prep.hierarchy, f"d{key}.sysr") if prep.hierarchy else [ModuleLowering(d, f"d{key}.sysr")]
         verilog = "\n".join(m.run() for m in parts)
     except Exception as exc:  # a crash of the lowering: reported for this design, not fatal
         return SimCase(key, seed, prep, {}, [], "", crash=f"lower() raised {type(exc).__name__}: {exc}")
@@ -115,9 +106,8 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None, reset_a
     ports = [(p.name, p.kind, 1 if p.kind == "clock" else d.signals[p.name].ty.width) for p in d.module.ports]
     prelim = dict(prep.inputs[0])
     if d.reset is not None:
-        prelim[d.reset] = int(d.reset_active_low != reset_at_start)
-    case = SimCase(key, seed, prep, prelim, ports, verilog, names=names, clocks=case_clocks(d, ports),
-                   reset_at_start=reset_at_start)
+        prelim[d.reset] = 0 if d.reset_active_low else 1
+    case = SimCase(key, seed, prep, prelim, ports, verilog, names=names, clocks=case_clocks(d, ports))
     for _, name, mode, _, stim in case.clocks:  # the preliminary reset: every clock's edges
         if stim is not None:
             prelim[stim] = 0 if gated_clock(case) else 1
@@ -282,10 +272,9 @@ def reset_less_inits(case: SimCase) -> list[str]:
 
 
 def gated_clock(case: SimCase) -> bool:
-    """Whether the case's clock is held low in step 0: a clocked design without a reset port,
-    or one that the case does not reset at the start."""
+    """Whether the case's clock is held low in step 0: a clocked design without a reset port."""
     d = case.prep.system.design
-    return d.clock is not None and (d.reset is None or not case.reset_at_start)
+    return d.clock is not None and d.reset is None
 
 
 INPUT_KINDS = ("in",) + RESET_KINDS
@@ -514,12 +503,11 @@ def sim_report(case: SimCase, problems: list[str]) -> str:
     return "\n".join([f"==== {head}", report(case.prep, problems), "lowered Verilog:", case.verilog])
 
 
-def sim_cases(seeds: list[int], n_cycles: int, start_key: int = 0, reset_at_start: bool = True,
-              **gen_opts) -> list[SimCase]:
+def sim_cases(seeds: list[int], n_cycles: int, start_key: int = 0, **gen_opts) -> list[SimCase]:
     cases = []
     for i, seed in enumerate(seeds):
         prep = prepare(design_from_seed(seed, **gen_opts), seed, n_cycles)
-        cases.append(lower_case(prep, start_key + i, seed, reset_at_start=reset_at_start))
+        cases.append(lower_case(prep, start_key + i, seed))
     return cases
 
 
@@ -537,10 +525,9 @@ def check_cases(cases: list[SimCase], n_cycles: int, figures: Figures) -> None:
 
 
 def run_differential(n_designs: int, batch: int, n_cycles: int, first_seed: int, progress=None,
-                     reset_at_start: bool = True, **gen_opts) -> Figures:
+                     **gen_opts) -> Figures:
     """Designs from seeds first_seed.. : generate, lower, simulate in batches and compare.
-    Icarus runs on one batch while Python prepares the next; `progress(figures)` after each.
-    `reset_at_start=False`: no preliminary reset (the registers start from their declarations)."""
+    Icarus runs on one batch while Python prepares the next; `progress(figures)` after each."""
     from concurrent.futures import ThreadPoolExecutor
     figures = Figures()
     pending = None
@@ -548,7 +535,7 @@ def run_differential(n_designs: int, batch: int, n_cycles: int, first_seed: int,
         for start in range(0, n_designs, batch):
             t0 = time.perf_counter()
             seeds = list(range(first_seed + start, first_seed + min(start + batch, n_designs)))
-            cases = sim_cases(seeds, n_cycles, start, reset_at_start, **gen_opts)
+            cases = sim_cases(seeds, n_cycles, start, **gen_opts)
             figures.python_s += time.perf_counter() - t0
             if pending is not None:
                 pending.result()
@@ -563,14 +550,12 @@ def run_differential(n_designs: int, batch: int, n_cycles: int, first_seed: int,
 needs_icarus = pytest.mark.skipif(not HAVE_ICARUS, reason="iverilog/vvp not installed")
 
 
-def check_one(source: str, n_cycles: int = 12, corrupt=None, seed: int = 5,
-              **case_opts) -> tuple[SimCase, list[str]]:
-    """One design through prepare, lower, Icarus and compare: the case and its disagreements
-    (`case_opts`: `lower_case`'s `reset_at_start` and `reset_init`)."""
+def check_one(source: str, n_cycles: int = 12, corrupt=None, seed: int = 5) -> tuple[SimCase, list[str]]:
+    """One design through prepare, lower, Icarus and compare: the case and its disagreements."""
     prep = prepare(Generated(source, "m"), seed, n_cycles)
-    case = lower_case(prep, 0, None, corrupt=corrupt, **case_opts)
+    case = lower_case(prep, 0, None, corrupt=corrupt)
     return case, compare(case, simulate([case], n_cycles))
 
 
-def harness_problems(source: str, n_cycles: int = 12, corrupt=None, seed: int = 5, **case_opts) -> list[str]:
-    return check_one(source, n_cycles, corrupt, seed, **case_opts)[1]
+def harness_problems(source: str, n_cycles: int = 12, corrupt=None, seed: int = 5) -> list[str]:
+    return check_one(source, n_cycles, corrupt, seed)[1]

@@ -55,24 +55,21 @@ HIER_Z3_DESIGNS = int(os.environ.get("SYSR_HIER_Z3_DESIGNS", "8"))
 HIER_SEED = int(os.environ.get("SYSR_HIER_SEED", "5000"))
 
 
-def hier_cases(seeds: list[int], n_cycles: int, start: int = 0, reset_at_start: bool = True):
+def hier_cases(seeds: list[int], n_cycles: int, start: int = 0):
     cases = []
     for i, seed in enumerate(seeds):
         prep = prepare(hierarchy_from_seed(seed), seed, n_cycles)
         assert prep.hierarchy is not None, "the generator wrote no instance"
-        cases.append(lower_case(prep, start + i, seed, reset_at_start=reset_at_start))
+        cases.append(lower_case(prep, start + i, seed))
     return cases
 
 
 @needs_icarus
-@pytest.mark.parametrize("reset_at_start", [True, False], ids=["reset-at-start", "no-reset-at-start"])
-def test_icarus_matches_evaluator_on_hierarchies(reset_at_start):
-    """Without a reset at the start, the registers of every module start at their reset values
-    from their declarations (reference §8)."""
+def test_icarus_matches_evaluator_on_hierarchies():
     figures = Figures()
     seeds = list(range(HIER_SEED, HIER_SEED + HIER_DESIGNS))
     for start in range(0, len(seeds), 30):
-        check_cases(hier_cases(seeds[start:start + 30], SIM_CYCLES, start, reset_at_start), SIM_CYCLES, figures)
+        check_cases(hier_cases(seeds[start:start + 30], SIM_CYCLES, start), SIM_CYCLES, figures)
     assert figures.designs == HIER_DESIGNS
     assert not figures.failures, f"{len(figures.failures)} designs disagree:\n\n" + "\n\n".join(figures.failures[:3])
 

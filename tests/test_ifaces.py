@@ -22,8 +22,7 @@ from sysr.pipeline import analyze
 
 HERE = Path(__file__).parent / "fixtures" / "ifaces"
 STUBS = sorted(HERE.glob("*.sysr"))
-# (a registered output with a reset value has it as its initial value: `output reg q = 1'b0`)
-_PORT = re.compile(r"(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):(\d+)\]\s*)?([A-Za-z_]\w*)(?:\s*=\s*\S+)?$")
+_PORT = re.compile(r"(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):(\d+)\]\s*)?([A-Za-z_]\w*)$")
 
 
 def header(text: str, key: str) -> str:

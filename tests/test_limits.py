@@ -261,7 +261,7 @@ def test_memory_error_in_the_static_checks_is_L008(monkeypatch, tmp_path: Path) 
 def test_memory_error_in_the_lowering_is_L008(monkeypatch) -> None:
     import sysr.lower as lowering
 
-    def exhausted(hierarchy, name, *options):
+    def exhausted(hierarchy, name):
         raise MemoryError
     monkeypatch.setattr(lowering, "lower_hierarchy", exhausted)
     code, _, err = run("lower", str(GOOD))

@@ -6,8 +6,6 @@ runs the flip-flops after the testbench's blocking `rst_n = 1`, so a register ne
 `x` at that edge, and the references' `default: next = IDLE;` brings it to IDLE. A lowering whose
 last arm is the `default` sent `x` to that arm's state instead (ChipBench Prob003 failed so). A
 match without such a preset keeps its last arm as the `default`: Verilog then sees no latch.
-Since registers are declared with their reset values (§8) the state is never `x` in Icarus;
-lowered with `--no-reset-init` it is, and the empty `default` still matters.
 """
 
 from __future__ import annotations
@@ -59,15 +57,7 @@ def test_every_variant_is_labelled_and_the_default_keeps_the_preset():
 
 
 def test_a_state_never_reset_goes_to_the_preset_in_icarus(tmp_path: Path):
-    without_init = lower_text(FSM, "preset_match.sysr", reset_init=False)[0]
-    assert "  reg [1:0] st;" in without_init
-    assert simulate(without_init, tmp_path) == ["st=00", "st=01", "lit=1"]  # from x to Idle, then Go
-
-
-def test_a_state_never_reset_starts_at_its_reset_value_in_icarus(tmp_path: Path):
-    verilog = lower_text(FSM, "preset_match.sysr")[0]
-    assert "  reg [1:0] st = LIGHT_IDLE;" in verilog
-    assert simulate(verilog, tmp_path) == ["st=01", "st=10", "lit=0"]  # Idle at time 0, then Go, then Stop
+    assert simulate(lower_text(FSM, "preset_match.sysr")[0], tmp_path) == ["st=00", "st=01", "lit=1"]
 
 
 def test_without_a_preset_the_last_arm_stays_the_default(tmp_path: Path):

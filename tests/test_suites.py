@@ -6,7 +6,8 @@ with the awkward cases of the real suites: `Mismatches:` and `Hint:` verdicts, a
 naming a port its reference lacks, a reference failing its own testbench, an FSM whose
 always_comb leaves a latch, a stimulus outlasting the testbench's own TIMEOUT, helper modules a
 candidate reuses, a module only the prompt defines, macros only the testbench defines, a VCD
-write, an asynchronous active-low reset and an output named `match` for the sysr stub. Each
+write, an asynchronous active-low reset and an output named `match` for the sysr stub, two
+unrelated clocks (one used at its falling edge) with 520-bit ports. Each
 fixture is imported once, from a copy outside any git checkout, and then scored, looped and
 summarised as a user would.
 """
@@ -108,12 +109,13 @@ def test_verilogeval_import_report(ve, update_expected) -> None:
 def test_chipbench_import_report(cb) -> None:
     out, report = cb
     assert set(report) == FIELDS and report == json.loads((out / "suite.json").read_text())
-    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (6, 5, 5)
+    assert (report["tasks"], report["valid"], report["sysr_expressible"]) == (7, 6, 6)
     assert report["invalid"] == [{"task": "self_contain-Prob001_scaled_sum",
                                   "reason": "wrong-output: Mismatches: 60 in 60 samples"}]
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
         "cpu_ip-Prob001_acc", "not_self_contain-Prob001_min3", "not_self_contain-Prob002_given_adder",
-        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum", "self_contain-Prob002_hold4"]
+        "self_contain-Prob000_pair_detect", "self_contain-Prob001_scaled_sum", "self_contain-Prob002_hold4",
+        "self_contain-Prob003_wide_handoff"]
 
 
 def test_imported_task_folder(ve, update_expected) -> None:
@@ -138,6 +140,64 @@ def test_stub_of_an_active_low_asynchronous_reset_checks_with_only_holes(cb, upd
                          timeout=120)
     codes = {d["code"] for d in json.loads(res.stdout)["diagnostics"] if d["severity"] == "error"}
     assert codes == {"H001"} and res.returncode == 1
+
+
+def suite_stubs():
+    """benchmarks/suite_stubs.py, the check of every stub of an imported suite, as a module."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("suite_stubs", ROOT / "benchmarks" / "suite_stubs.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["suite_stubs"] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_stub_checks_with_only_its_hole_errors(ve, cb, tmp_path, capsys) -> None:
+    """benchmarks/suite_stubs.py over the imported fixtures: every valid task has a stub, and
+    `sysr check` gives each one H001 per output and nothing else. A stub with another error, or
+    with no hole left, is reported and fails the run."""
+    check = suite_stubs()
+    for out, kind, valid in ((ve[1], "verilogeval", 3), (cb[0], "chipbench", 6)):
+        s = check.survey(out)
+        assert (s.suite, s.valid, len(s.stubs), s.only_holes, s.no_stub, s.ok) == (kind, valid, valid, valid, {}, True)
+    broken = tmp_path / "imported"
+    shutil.copytree(ve[1], broken)
+    dffar, and2 = broken / "Prob002_dffar" / "stub.sysr", broken / "Prob001_and2" / "stub.sysr"
+    dffar.write_text(dffar.read_text().replace("q = ?q;", "q = ?q;\n  wire w: u3 = 9;"))
+    and2.write_text(re.sub(r"= \?\w+;", "= false;", and2.read_text()))
+    s = check.survey(broken)
+    assert (s.only_holes, s.ok) == (1, False)
+    assert {r.task: r.others for r in s.stubs if r.others} == {
+        "Prob001_and2": ["accepted: the stub has no hole left"],
+        "Prob002_dffar": ["T002 line 5: the literal `9` does not fit in `u3`"]}
+    assert check.main([str(broken)]) == 1
+    printed = capsys.readouterr().out
+    assert "stubs with only hole errors 1 of 3" in printed and "Prob002_dffar: T002 line 5:" in printed
+
+
+HANDOFF = """module TopModule(wclk: clock, rclk: clock, load: in bool, din: in u520, held: out reg u520,
+                 dout: out reg u520) {
+  seq(wclk) { if load { held <= din; } }
+  seq(falling rclk) { dout <= held; }
+  // dout is held as the last falling edge of rclk saw it (no reset: from the first such edge on)
+  ghost reg last: u520;
+  ghost reg fell: bool initial false;
+  ghost seq(falling rclk) { last <= held; fell <= true; }
+  ensures fell ==> dout == last;
+}
+"""
+
+
+def test_two_clocks_a_falling_edge_and_a_wide_bus_from_stub_to_score(cb, scorer, update_expected) -> None:
+    """A reference with two clocks, one used at its falling edge, and 520-bit ports: its stub
+    names both clocks' `seq` blocks, and a sysr solution of it passes the imported testbench,
+    where the same design on the rising edge of `rclk` fails."""
+    out, _ = cb
+    task = load_task(out / "self_contain-Prob003_wide_handoff")
+    check_expected(task.text("stub.sysr"), "wide_handoff.stub.sysr", update_expected)
+    assert scorer.score(task, "sysr", HANDOFF).result == "PASS"
+    rising = HANDOFF.replace("falling rclk", "rclk")
+    assert scorer.score(task, "sysr", rising).result == "wrong-output"
 
 
 def test_testbench_timeout_before_the_stimulus_ends(ve, scorer) -> None:

@@ -102,3 +102,20 @@ def test_a_design_without_division_does_not_try_the_word_level(monkeypatch) -> N
     assert out.accepted and tried == []
     out = check(GUARDED.format(w=8, rhs="r == a"), Options())
     assert out.accepted and tried  # ... and one that divides does
+
+
+def test_many_terms_are_rewritten_each_as_z3_substitute_would() -> None:
+    """The pairs are handed to z3 once for all the terms (a query of many assertions and many
+    remainders, such as a loop over the cells of a grid, spent most of its time converting them
+    again for each term): every term comes out as `z3.substitute` with the same pairs makes it,
+    with its type (a bit-vector stays one), and a term without a remainder comes out unchanged."""
+    ctx = z3.Context()
+    xs = [z3.BitVec(f"x{i}", 9, ctx) for i in range(12)]
+    terms = [z3.URem(x + i, 16) * 16 + z3.SRem(x, 7) == i for i, x in enumerate(xs)]
+    terms += [xs[0] + xs[1] == 3, z3.URem(xs[2], xs[3])]
+    pairs = [(r, r.arg(0) - (z3.UDiv(r.arg(0), r.arg(1)) if r.decl().kind() == z3.Z3_OP_BUREM
+                             else r.arg(0) / r.arg(1)) * r.arg(1)) for r in words.remainders(terms)]
+    got = words.rewritten(terms)
+    assert len(pairs) == 12 * 2 + 1 and len(got) == len(terms)
+    assert all(g.eq(z3.substitute(t, *pairs)) for g, t in zip(got, terms))
+    assert got[-2].eq(terms[-2]) and isinstance(got[-1], z3.BitVecRef) and not got[-1].eq(terms[-1])

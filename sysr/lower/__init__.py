@@ -39,18 +39,16 @@ def needed_externs(verilog: str) -> list[str]:
 
 
 def lower_text(text: str, filename: str, formal: bool = False, top: str | None = None,
-               params: dict[str, int] | None = None, reset_init: bool = True) -> tuple[str | None, list[Diagnostic]]:
+               params: dict[str, int] | None = None) -> tuple[str | None, list[Diagnostic]]:
     """(Verilog text, diagnostics); the text is None when the design has an error. With `formal`,
     the text also has the properties for Yosys' formal flow (`sysr.lower.formal`). `top` names
     the top module (default: the one no other module instantiates); `params` sets the top's
-    parameters (§4.8). With `reset_init` (the default) a register with a reset value is declared
-    with it as its initial value, the checker's cycle 0 (§6.1); without, only the reset sets it
-    (`sysr lower --no-reset-init`, for flows that reject initial values)."""
-    return limits.run_deep(_lower_text, text, filename, formal, top, params, reset_init)
+    parameters (§4.8)."""
+    return limits.run_deep(_lower_text, text, filename, formal, top, params)
 
 
 def _lower_text(text: str, filename: str, formal: bool, top: str | None,
-                params: dict[str, int] | None = None, reset_init: bool = True) -> tuple[str | None, list[Diagnostic]]:
+                params: dict[str, int] | None = None) -> tuple[str | None, list[Diagnostic]]:
     outcome = analyze(text, top, params)
     if not outcome.accepted or outcome.design is None:
         return None, outcome.diagnostics
@@ -65,10 +63,9 @@ def _lower_text(text: str, filename: str, formal: bool, top: str | None,
             break
     if limit is None:
         if formal:
-            code, limit = overrun.contained("lowering the design", span, lower_formal_hierarchy, h, filename, text,
-                                             reset_init)
+            code, limit = overrun.contained("lowering the design", span, lower_formal_hierarchy, h, filename, text)
         else:
-            code, limit = overrun.contained("lowering the design", span, lower_hierarchy, h, filename, reset_init)
+            code, limit = overrun.contained("lowering the design", span, lower_hierarchy, h, filename)
     if limit is not None:
         return None, outcome.diagnostics + [limit]
     return code, outcome.diagnostics

@@ -10,11 +10,9 @@ states what `sysr check` proves, with the checker's semantics (`sysr.elab`), for
   requirement that mentions `prev` is checked (assumed) only then, and with an asynchronous reset
   only when the reset is not active in this cycle either (`prev_guard`, as `sysr.elab`'s
   `prev_valid`);
-- every register starts at its reset value, as the checker's bounded check does: from its
-  declaration (`sysr lower` declares it with that initial value, a ghost register here too), or
-  with `reset_init=False` from an `initial` block, which also clears the `prev_valid` flags
-  (memories, registers without a reset value and history registers start arbitrary; a ghost
-  register without a reset value that nothing writes is an `(* anyconst *)` constant);
+- an `initial` block: every register starts at its reset value, as the checker's bounded check
+  does (memories, registers without a reset value and history registers start arbitrary; a
+  ghost register without a reset value that nothing writes is an `(* anyconst *)` constant);
 - `requires` as `assume`, and an `assume` that every enum-typed input holds a variant;
   `ensures`, `invariant` and `assert` as `assert`, and an `assert` that every enum register holds
   a variant (what the checker's induction takes for granted);
@@ -53,15 +51,15 @@ from .names import VERILOG_KEYWORDS
 __all__ = ["lower_formal", "FormalUnsupported"]
 
 
-def lower_formal(design: Design, source_name: str, source_text: str = "", reset_init: bool = True) -> str:
+def lower_formal(design: Design, source_name: str, source_text: str = "") -> str:
     """The `--formal` Verilog text of a module that passed the static checks, as a top."""
-    return FormalLowering(design, source_name, source_text, reset_init=reset_init).run()
+    return FormalLowering(design, source_name, source_text).run()
 
 
 class FormalLowering(ModuleLowering):
     def __init__(self, design: Design, source_name: str, source_text: str, modules: dict | None = None,
-                 header: bool = True, top: bool = True, reset_init: bool = True) -> None:
-        super().__init__(design, source_name, modules, header, reset_init)
+                 header: bool = True, top: bool = True) -> None:
+        super().__init__(design, source_name, modules, header)
         self.formal = True
         self.lines = source_text.splitlines()
         self.top = top  # its requires are assumed (else asserted: an instance's are its parent's to meet)
@@ -172,19 +170,14 @@ class FormalLowering(ModuleLowering):
         return self.named(lines + [f"always @({edge} {clk}) begin"] + updates + ["end"])
 
     def initial(self) -> list[str]:
-        """The registers whose declarations do not already start them at their reset values
-        (with `reset_init=False`), and the `prev_valid` flags, start as after a reset."""
-        regs = [] if self.reset_init else [s for s in self.signals if s.is_state and s.init is not None]
+        regs = [s for s in self.signals if s.is_state and s.init is not None]
         sets = [f"  {self.name(s)} = {self.reset_value(s)};" for s in regs]
         if self.uses_prev():
             sets += [f"  {self.prev_valid(n)} = 1'b0;" for n in range(1, getattr(self, "deepest", 1) + 1)]
         if not sets:
             return []
-        note = ("// The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: "
-                "any value)." if regs else
-                "// No cycle before the first: the registers start at their reset values from their declarations, "
-                "as in `sysr check`'s bounded check (memories and history: any value).")
-        return [note, "initial begin"] + sets + ["end"]
+        return ["// The state starts as after a reset, as in `sysr check`'s bounded check (memories "
+                "and history: any value).", "initial begin"] + sets + ["end"]
 
     # ---- index checks ------------------------------------------------------------------
     def index_checks(self) -> list[list[str]]:

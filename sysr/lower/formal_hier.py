@@ -60,14 +60,13 @@ class ExternModel(FormalLowering):
         return f"`ifdef FORMAL\n{note}{text.rstrip()}\n`endif\n"
 
 
-def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "", reset_init: bool = True) -> str:
+def lower_formal_hierarchy(h: Hierarchy, source_name: str, source_text: str = "") -> str:
     """The `--formal` Verilog text of a file's top module and every module it instantiates (an
     extern module as its formal model, `ExternModel`)."""
     def one(d, names, first):
         if d.extern:
-            return ExternModel(d, source_name, source_text, names, False, top=False, reset_init=reset_init).run()
-        lowering = FormalLowering(d, source_name, source_text, names, first, top=d is h.top_design,
-                                  reset_init=reset_init)
+            return ExternModel(d, source_name, source_text, names, False, top=False).run()
+        lowering = FormalLowering(d, source_name, source_text, names, first, top=d is h.top_design)
         if first:
             lowering.externs = extern_names(h)
         return lowering.run()

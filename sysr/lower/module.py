@@ -7,9 +7,7 @@ and per seq block an `always @(posedge clk)` with the synchronous reset branch f
 asynchronous reset, `always @(posedge clk or posedge arst)`, `negedge` for an active-low one,
 holding the registers that have reset values). Memory writes go to a separate clocked block
 with no reset branch (only the reset as a write enable, since nothing in a seq block happens
-in a reset cycle), so that Yosys infers RAM. A register with a reset value (or a power-up
-value) is declared with it as its initial value, the checker's cycle 0 (`initial_value`;
-`reset_init=False` leaves reset values out). Ghost state and logic, and specifications, are
+in a reset cycle), so that Yosys infers RAM. Ghost state and logic, and specifications, are
 not lowered. Instances are `sysr.lower.instances`'s; a file with several modules is lowered by
 `lower_hierarchy`, one Verilog module per sysr module.
 """
@@ -30,36 +28,33 @@ from .stmt import Stmts
 
 
 _CONST_INDEX = re.compile(r"\[([0-9]+)\]$")
-_LITERAL = re.compile(r"-?[0-9]+'[bdh][0-9a-f]+")  # a sized literal, as `sysr.lower.text.literal` writes one
 
 
-def lower(design: Design, source_name: str, reset_init: bool = True) -> str:
+def lower(design: Design, source_name: str) -> str:
     """The Verilog text of a module that passed the static checks (its instances as instances)."""
-    return ModuleLowering(design, source_name, reset_init=reset_init).run()
+    return ModuleLowering(design, source_name).run()
 
 
-def lower_hierarchy(h: Hierarchy, source_name: str, reset_init: bool = True) -> str:
+def lower_hierarchy(h: Hierarchy, source_name: str) -> str:
     """The Verilog text of a file's top module and every module it instantiates."""
-    return "\n".join(m.run() for m in lowerings(h, source_name, reset_init))
+    return "\n".join(m.run() for m in lowerings(h, source_name))
 
 
-def lowerings(h: Hierarchy, source_name: str, reset_init: bool = True) -> list["ModuleLowering"]:
+def lowerings(h: Hierarchy, source_name: str) -> list["ModuleLowering"]:
     """One lowering per module the top reaches, the top first (`lower_hierarchy` runs them; a
     caller that needs the Verilog names of signals inside instances asks them). An extern module
     has none: its Verilog is the user's, and the top's header comment names it."""
     names = module_names(h)
     ours = [d for d in h.reachable() if not d.extern]
-    out = [ModuleLowering(d, source_name, names, i == 0, reset_init=reset_init) for i, d in enumerate(ours)]
+    out = [ModuleLowering(d, source_name, names, i == 0) for i, d in enumerate(ours)]
     out[0].externs = extern_names(h)
     return out
 
 
 class ModuleLowering(InstanceLowering):
     def __init__(self, design: Design, source_name: str, modules: dict[str, str] | None = None,
-                 header: bool = True, reset_init: bool = True) -> None:
+                 header: bool = True) -> None:
         self.d = design
-        self.reset_init = reset_init  # registers with a reset value are declared with it (`initial_value`)
-        self.reset_texts: dict[str, str] = {}  # register -> its reset value as the reset branch writes it
         self.source = source_name
         self.names = source_names(design)
         self.gen = Gen()
@@ -169,26 +164,13 @@ class ModuleLowering(InstanceLowering):
             kind = "output reg"
         else:
             kind = "output wire"
-        return f"{kind} {_range(width)}{self.name(sig)}{self.initial_value(sig, port=True)}"
+        return f"{kind} {_range(width)}{self.name(sig)}{self.powerup(sig)}"
 
-    def initial_value(self, sig: Signal, port: bool = False) -> str:
-        """` = VALUE`, Verilog's initial value, for a register that starts at a known value in
-        the checker's cycle 0 (§6.1): its power-up value, or its reset value (cycle 0 is the
-        reset state), so that a testbench that does not reset at time 0 sees what the proofs
-        assumed. Icarus gives it at time 0 and Yosys keeps it as the `init` attribute. The reset
-        value is written as the reset branch writes it (`= IDLE`), except where that text
-        needs a generated helper, or names a localparam in a port (which comes before them):
-        there the value the checker computed. `reset_init=False` (`sysr lower --no-reset-init`)
-        leaves reset values to the reset alone."""
-        if sig.powerup is not None:
-            return f" = {literal(sig.powerup, sig.ty.width)}"
-        if sig.init is None or not self.reset_init:
-            return ""
-        text = self.reset_value(sig)
-        if "\x00" in text or (port and not _LITERAL.fullmatch(text)):
-            text = literal(sig.init, sig.ty.width)
-            text = f"{{{sig.size}{{{text}}}}}" if sig.is_array else text
-        return f" = {text}"
+    @staticmethod
+    def powerup(sig: Signal) -> str:
+        """` = VALUE` for a register with a power-up value: Verilog's initial value, which Icarus
+        gives it at time 0 and Yosys keeps as its `init` attribute."""
+        return "" if sig.powerup is None else f" = {literal(sig.powerup, sig.ty.width)}"
 
     # ---- declarations ------------------------------------------------------------------
     def localparams(self) -> list[str]:
@@ -214,10 +196,10 @@ class ModuleLowering(InstanceLowering):
             return f"reg {_range(w)}{name} [0:{sig.size - 1}];"
         if sig.is_array:
             what = "never reset, " if sig.kind == "mem" else ""
-            return (f"reg {_range(w * sig.size)}{name}{self.initial_value(sig)};  // {sig.size} x {sig.ty}, {what}"
+            return (f"reg {_range(w * sig.size)}{name};  // {sig.size} x {sig.ty}, {what}"
                     f"element i is {name}[i * {w} +: {w}]")
         if sig.kind == "reg" or self.is_reg(sig):
-            return f"reg {_range(w)}{name}{self.initial_value(sig)};"
+            return f"reg {_range(w)}{name}{self.powerup(sig)};"
         return f"wire {_range(w)}{name};"
 
     def generated_decls(self, used) -> list[str]:
@@ -361,12 +343,8 @@ class ModuleLowering(InstanceLowering):
         return [If(self.reset_test(active=True), not self.d.reset_active_low, resets, body, chain=False)]
 
     def reset_value(self, sig: Signal) -> str:
-        """A register's reset value as Verilog (lowered once: the reset branch and the
-        declaration's initial value write the same text)."""
-        if sig.name not in self.reset_texts:
-            v = self.x(sig.decl.init, Ctx("assign")).rhs
-            self.reset_texts[sig.name] = f"{{{sig.size}{{{v}}}}}" if sig.is_array else v
-        return self.reset_texts[sig.name]
+        v = self.x(sig.decl.init, Ctx("assign")).rhs
+        return f"{{{sig.size}{{{v}}}}}" if sig.is_array else v
 
     def clocked(self, stmts: list, reset_edge: bool = False) -> list[str]:
         """An always block on the edge of the current seq block's clock (`self.domain`; the

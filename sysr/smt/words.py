@@ -25,6 +25,7 @@ import z3
 
 _REMAINDERS = {z3.Z3_OP_BUREM: z3.UDiv, z3.Z3_OP_BUREM_I: z3.UDiv,
                z3.Z3_OP_BSREM: lambda a, b: a / b, z3.Z3_OP_BSREM_I: lambda a, b: a / b}
+_typed = z3.z3._to_expr_ref  # a native term as the typed Python term (what z3.substitute returns)
 _BUDGET_S = 1.0  # at most this long for the simplification, within the query's own budget
 
 
@@ -55,7 +56,14 @@ def rewritten(terms) -> list:
         pairs.append((r, a - _REMAINDERS[r.decl().kind()](a, b) * b))
     if not pairs:
         return list(terms)
-    return [z3.substitute(t, *pairs) for t in terms]
+    # The pairs go to z3 as one pair of arrays for every term: `z3.substitute(t, *pairs)` would
+    # check and convert every pair again in Python for each term, which for a query of many
+    # assertions and many remainders (a loop over the cells of a grid) took most of its time.
+    n = len(pairs)
+    old, new = (z3.Ast * n)(), (z3.Ast * n)()
+    for i, (r, v) in enumerate(pairs):
+        old[i], new[i] = r.as_ast(), v.as_ast()
+    return [_typed(z3.Z3_substitute(t.ctx_ref(), t.as_ast(), n, old, new), t.ctx) for t in terms]
 
 
 def refuted(terms, ctx: z3.Context, budget_s: float) -> bool:

@@ -6,11 +6,11 @@ module bounded (
   input wire ack,
   input wire [1:0] sel,
   input wire [7:0] d,
-  output reg busy = 1'b0,
-  output reg [7:0] q = 8'd0
+  output reg busy,
+  output reg [7:0] q
 );
 
-  reg [23:0] buf_ = {3{8'd0}};  // 3 x u8, element i is buf_[i * 8 +: 8]
+  reg [23:0] buf_;  // 3 x u8, element i is buf_[i * 8 +: 8]
 
   always @(posedge clk or posedge arst) begin
     if (arst) begin
@@ -79,8 +79,11 @@ module bounded (
     prev_ack_3 <= prev_ack_2;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
+    busy = 1'b0;
+    q = 8'd0;
+    buf_ = {3{8'd0}};
     prev_valid = 1'b0;
     prev_valid2 = 1'b0;
     prev_valid3 = 1'b0;

@@ -21,7 +21,7 @@ module same (
     prev_y <= y;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
     prev_valid = 1'b0;
   end

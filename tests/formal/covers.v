@@ -4,7 +4,7 @@ module covers (
   input wire rst,
   input wire push,
   input wire pop,
-  output reg [3:0] count = 4'd0,
+  output reg [3:0] count,
   output wire full
 );
 
@@ -34,8 +34,9 @@ module covers (
     prev_full <= full;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
+    count = 4'd0;
     prev_valid = 1'b0;
   end
 

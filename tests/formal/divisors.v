@@ -7,7 +7,7 @@ module divs (
   input wire [1:0] sel,
   output wire [3:0] q,
   output reg [3:0] m,
-  output reg [3:0] acc = 4'd1
+  output reg [3:0] acc
 );
 
   assign q = b != 4'd0 ? a / b : a;
@@ -58,8 +58,9 @@ module divs (
     prev_a <= a;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
+    acc = 4'd1;
     prev_valid = 1'b0;
   end
 

@@ -12,9 +12,9 @@ module modes (
   localparam [1:0] MODE_RUN = 2'd1;
   localparam [1:0] MODE_STOP = 2'd2;
 
-  reg [1:0] mode = MODE_IDLE;
+  reg [1:0] mode;
   reg [3:0] log;  // 2 x Mode, never reset, element i is log[i * 2 +: 2]
-  reg [1:0] back = MODE_IDLE;
+  reg [1:0] back;
 
   assign m = mode;
   assign last = back;
@@ -37,6 +37,12 @@ module modes (
 `ifdef FORMAL
   // For formal verification (yosys read_verilog -formal, SymbiYosys): the properties `sysr check` proves,
   // with its semantics. Without FORMAL defined, this is the design of `sysr lower`.
+
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
+  initial begin
+    mode = MODE_IDLE;
+    back = MODE_IDLE;
+  end
 
   // The properties, in every cycle: `requires` are assumed, the others asserted.
   always @* begin

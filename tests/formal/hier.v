@@ -4,7 +4,7 @@ module scale (
   input wire rst,
   input wire [7:0] x,
   input wire [7:0] n,
-  output reg [7:0] y = 8'd0
+  output reg [7:0] y
 );
 
   wire [7:0] d_q;
@@ -38,8 +38,9 @@ module scale (
     prev_x <= x;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
+    y = 8'd0;
     prev_valid = 1'b0;
   end
 

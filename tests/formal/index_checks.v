@@ -11,7 +11,7 @@ module picks (
   output wire w
 );
 
-  reg [23:0] regs = {3{8'd0}};  // 3 x u8, element i is regs[i * 8 +: 8]
+  reg [23:0] regs;  // 3 x u8, element i is regs[i * 8 +: 8]
   reg [7:0] mem [0:3];
   reg [1:0] j;
   reg [1:0] slot;
@@ -60,6 +60,11 @@ module picks (
   reg [7:0] z_chk;
   reg [1:0] j_1;
   reg [1:0] slot_1;
+
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
+  initial begin
+    regs = {3{8'd0}};
+  end
 
   // Index and divisor checks of the comb block at line 9 (its signals as `_chk` copies).
   always @* begin

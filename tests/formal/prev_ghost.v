@@ -4,7 +4,7 @@ module hold (
   input wire rst_n,
   input wire [7:0] d,
   input wire stall,
-  output reg [7:0] q = 8'd0
+  output reg [7:0] q
 );
 
   always @(posedge clk) begin
@@ -23,7 +23,7 @@ module hold (
 
   // Ghost state and logic: they exist only for the proof.
   reg rose;
-  reg [7:0] held = 8'd0;
+  reg [7:0] held;
   reg now;
 
   always @* begin
@@ -53,8 +53,10 @@ module hold (
     prev_value <= !stall;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
+    q = 8'd0;
+    held = 8'd0;
     prev_valid = 1'b0;
   end
 

@@ -6,7 +6,7 @@ module reset_less (
   input wire [7:0] d,
   output reg [7:0] q,
   output reg [7:0] last,
-  output reg [3:0] n = 4'd0
+  output reg [3:0] n
 );
 
   always @(posedge clk) begin
@@ -27,7 +27,7 @@ module reset_less (
 
   // Ghost state and logic: they exist only for the proof.
   (* anyconst *) reg [7:0] watch;
-  reg seen = 1'b0;
+  reg seen;
 
   always @(posedge clk) begin
     if (rst) begin
@@ -55,8 +55,10 @@ module reset_less (
     prev_watch <= watch;
   end
 
-  // No cycle before the first: the registers start at their reset values from their declarations, as in `sysr check`'s bounded check (memories and history: any value).
+  // The state starts as after a reset, as in `sysr check`'s bounded check (memories and history: any value).
   initial begin
+    n = 4'd0;
+    seen = 1'b0;
     prev_valid = 1'b0;
   end
 

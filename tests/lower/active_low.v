@@ -3,7 +3,7 @@ module toggler (
   input wire clk,
   input wire rst_n,
   input wire t,
-  output reg q = 1'b1
+  output reg q
 );
 
   always @(posedge clk) begin

@@ -6,14 +6,14 @@ module async_reset (
   input wire we,
   input wire [2:0] addr,
   input wire [7:0] d,
-  output reg [3:0] count = 4'd0,
-  output reg [7:0] q = 8'd0,
+  output reg [3:0] count,
+  output reg [7:0] q,
   output wire seen
 );
 
   reg [7:0] mem [0:7];
-  reg [3:0] flags = {4{1'b0}};  // 4 x bool, element i is flags[i * 1 +: 1]
-  reg [7:0] id = 8'h5a;
+  reg [3:0] flags;  // 4 x bool, element i is flags[i * 1 +: 1]
+  reg [7:0] id;
 
   assign seen = flags[addr[1:0]] || id != 8'h5a;
 

@@ -4,7 +4,7 @@ module async_reset_n (
   input wire arst_n,
   input wire t,
   input wire [3:0] d,
-  output reg q = 1'b1,
+  output reg q,
   output wire [3:0] last
 );
 

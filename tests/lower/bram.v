@@ -6,7 +6,7 @@ module bram (
   input wire [5:0] waddr,
   input wire [15:0] wdata,
   input wire [5:0] raddr,
-  output reg [15:0] rdata = 16'd0
+  output reg [15:0] rdata
 );
 
   reg [15:0] mem [0:63];

@@ -6,7 +6,7 @@ module taps (
   input wire [7:0] d,
   input wire [1:0] sel,
   output wire [7:0] q,
-  output reg [7:0] last = 8'd0
+  output reg [7:0] last
 );
 
   reg [31:0] m;  // 4 x u8, never reset, element i is m[i * 8 +: 8]

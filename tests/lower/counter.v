@@ -4,12 +4,12 @@ module counter (
   input wire rst,
   input wire en,
   output wire [7:0] count,
-  output reg tc = 1'b0
+  output reg tc
 );
 
   localparam [7:0] LAST = 8'd199;
 
-  reg [7:0] cnt = 8'd0;
+  reg [7:0] cnt;
 
   assign count = cnt;
 

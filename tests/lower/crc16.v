@@ -4,7 +4,7 @@ module crc16 (
   input wire rst,
   input wire valid,
   input wire [7:0] data,
-  output reg [15:0] crc = 16'hffff,
+  output reg [15:0] crc,
   output wire [15:0] next
 );
 

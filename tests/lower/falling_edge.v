@@ -3,7 +3,7 @@ module dff8n (
   input wire clk,
   input wire rst,
   input wire [7:0] d,
-  output reg [7:0] q = 8'h34
+  output reg [7:0] q
 );
 
   always @(negedge clk) begin

@@ -6,7 +6,7 @@ module fns (
   input wire [7:0] y,
   output wire [7:0] big,
   output wire [7:0] sum,
-  output reg [7:0] acc = 8'd0
+  output reg [7:0] acc
 );
 
   reg [8:0] sat_add_wide_1;

@@ -6,7 +6,7 @@ module loops (
   input wire d,
   output reg [3:0] ones,
   output reg [7:0] rev,
-  output reg [3:0] sr = 4'd0
+  output reg [3:0] sr
 );
 
   always @* begin

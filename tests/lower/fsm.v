@@ -13,8 +13,8 @@ module fsm (
   localparam [1:0] STATE_RUN = 2'd2;
   localparam [1:0] STATE_DONE = 2'd3;
 
-  reg [1:0] state = STATE_IDLE;
-  reg [3:0] left = 4'd0;
+  reg [1:0] state;
+  reg [3:0] left;
 
   assign busy = state != STATE_IDLE;
   assign code = state == STATE_IDLE ? 2'd0

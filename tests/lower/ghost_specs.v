@@ -10,8 +10,8 @@ module buffer (
   input wire out_ready
 );
 
-  reg full = 1'b0;
-  reg [7:0] data = 8'd0;
+  reg full;
+  reg [7:0] data;
 
   assign in_ready = !full;
   assign out_valid = full;

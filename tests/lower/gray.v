@@ -5,7 +5,7 @@ module gray (
   input wire en,
   input wire [15:0] g,
   output wire [15:0] b,
-  output reg [15:0] count = 16'd0,
+  output reg [15:0] count,
   output wire [15:0] count_bin
 );
 

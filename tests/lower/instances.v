@@ -44,7 +44,7 @@ module acc (
   input wire clk,
   input wire rst,
   input wire [7:0] x,
-  output reg [7:0] sum = 8'd0,
+  output reg [7:0] sum,
   output wire [7:0] low
 );
 

@@ -5,15 +5,15 @@ module always_ (
   input wire [3:0] input__1,
   output wire [3:0] output_,
   input wire input_,
-  output reg state = 1'b0,
-  output reg [3:0] begin_ = 4'd0
+  output reg state,
+  output reg [3:0] begin_
 );
 
   localparam WIRE_BEGIN = 1'b0;
   localparam WIRE_END_1 = 1'b1;
   localparam [3:0] WIRE_END = 4'd9;
 
-  reg [3:0] end_ = 4'd1;
+  reg [3:0] end_;
   reg [3:0] case_;
 
   assign output_ = input_ ? input__1 : end_;

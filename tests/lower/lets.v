@@ -6,7 +6,7 @@ module lets (
   input wire [7:0] b,
   input wire mode,
   output reg [7:0] y,
-  output reg [7:0] r = 8'd0
+  output reg [7:0] r
 );
 
   reg [7:0] s;

@@ -7,7 +7,7 @@ module flags (
   input wire [2:0] idx,
   input wire [3:0] nib,
   input wire hi,
-  output reg [7:0] v = 8'd0,
+  output reg [7:0] v,
   output reg [7:0] swapped
 );
 

@@ -10,7 +10,7 @@ module preset_match (
   localparam [1:0] LIGHT_GO = 2'd1;
   localparam [1:0] LIGHT_STOP = 2'd2;
 
-  reg [1:0] st = LIGHT_IDLE;
+  reg [1:0] st;
   reg [1:0] nx;
 
   always @* begin

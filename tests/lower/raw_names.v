@@ -5,10 +5,10 @@ module cam (
   input wire [7:0] key,
   input wire wr,
   output wire match,
-  output reg [7:0] seq = 8'd0
+  output reg [7:0] seq
 );
 
-  reg [7:0] reg_ = 8'd0;
+  reg [7:0] reg_;
 
   assign match = wr == 1'b0 && key == reg_;
 

@@ -10,7 +10,7 @@ module regfile (
   output wire [3:0] first
 );
 
-  reg [31:0] r = {4{8'h5a}};  // 4 x u8, element i is r[i * 8 +: 8]
+  reg [31:0] r;  // 4 x u8, element i is r[i * 8 +: 8]
 
   assign rd = r[ra * 8 +: 8];
   assign first = r[7:4];

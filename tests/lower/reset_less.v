@@ -6,7 +6,7 @@ module reset_less (
   input wire [7:0] d,
   output reg [7:0] q,
   output reg [7:0] last,
-  output reg [3:0] n = 4'd0
+  output reg [3:0] n
 );
 
   reg [7:0] acc;

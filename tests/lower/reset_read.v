@@ -7,7 +7,7 @@ module forced (
   output wire started
 );
 
-  reg fresh = 1'b1;
+  reg fresh;
 
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin

@@ -8,7 +8,7 @@ module arbiter (
   output wire gnt1
 );
 
-  reg last1 = 1'b0;
+  reg last1;
 
   assign gnt0 = req0 && (!req1 || last1);
   assign gnt1 = req1 && (!req0 || !last1);

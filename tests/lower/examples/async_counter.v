@@ -3,7 +3,7 @@ module async_counter (
   input wire clk,
   input wire arst,
   input wire en,
-  output reg [3:0] count = 4'd0,
+  output reg [3:0] count,
   output wire tick
 );
 

@@ -12,14 +12,14 @@ module async_fifo (
 );
 
   reg [7:0] mem [0:3];
-  reg [2:0] wbin = 3'd0;
-  reg [2:0] wgray = 3'd0;
-  reg [2:0] rq1 = 3'd0;
-  reg [2:0] rq2 = 3'd0;
-  reg [2:0] rbin = 3'd0;
-  reg [2:0] rgray = 3'd0;
-  reg [2:0] wq1 = 3'd0;
-  reg [2:0] wq2 = 3'd0;
+  reg [2:0] wbin;
+  reg [2:0] wgray;
+  reg [2:0] rq1;
+  reg [2:0] rq2;
+  reg [2:0] rbin;
+  reg [2:0] rgray;
+  reg [2:0] wq1;
+  reg [2:0] wq2;
   reg [2:0] gray_b;
   reg [2:0] gray_b_1;
 

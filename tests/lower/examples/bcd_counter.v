@@ -3,7 +3,7 @@ module bcd_counter (
   input wire clk,
   input wire rst,
   input wire en,
-  output reg [3:0] digit = 4'd0,
+  output reg [3:0] digit,
   output wire carry
 );
 

@@ -10,8 +10,8 @@ module cam_match (
   output reg [1:0] index
 );
 
-  reg [31:0] tag = {4{8'd0}};  // 4 x u8, element i is tag[i * 8 +: 8]
-  reg [3:0] valid = {4{1'b0}};  // 4 x bool, element i is valid[i * 1 +: 1]
+  reg [31:0] tag;  // 4 x u8, element i is tag[i * 8 +: 8]
+  reg [3:0] valid;  // 4 x bool, element i is valid[i * 1 +: 1]
 
   always @* begin
     match = 1'b0;

@@ -15,8 +15,8 @@ module echo (
   localparam [1:0] PHASE_READ = 2'd1;
   localparam [1:0] PHASE_DONE = 2'd2;
 
-  reg [1:0] phase = PHASE_IDLE;
-  reg [3:0] at = 4'd0;
+  reg [1:0] phase;
+  reg [3:0] at;
   wire [7:0] ram_rdata;
 
   // `ram`: an instance of `spram`

@@ -11,9 +11,9 @@ module fifo (
 );
 
   reg [7:0] mem [0:3];
-  reg [1:0] wp = 2'd0;
-  reg [1:0] rp = 2'd0;
-  reg [2:0] count = 3'd0;
+  reg [1:0] wp;
+  reg [1:0] rp;
+  reg [2:0] count;
 
   assign full = count == 3'd4;
   assign empty = count == 3'd0;

@@ -6,11 +6,11 @@ module muladd (
   input wire [7:0] a,
   input wire [7:0] b,
   input wire [15:0] c,
-  output reg out_valid = 1'b0,
+  output reg out_valid,
   output reg [15:0] y
 );
 
-  reg v1 = 1'b0;
+  reg v1;
   reg [15:0] p;
   reg [15:0] c1;
 

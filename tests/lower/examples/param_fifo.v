@@ -63,12 +63,12 @@ module fifo__W16_DEPTH5 (
   output wire [15:0] dout,
   output wire full,
   output wire empty,
-  output reg [2:0] count = 3'd0
+  output reg [2:0] count
 );
 
   reg [15:0] mem [0:4];
-  reg [2:0] rd = 3'd0;
-  reg [2:0] wr = 3'd0;
+  reg [2:0] rd;
+  reg [2:0] wr;
   wire put;
   wire take;
 
@@ -118,12 +118,12 @@ module fifo__W8_DEPTH4 (
   output wire [7:0] dout,
   output wire full,
   output wire empty,
-  output reg [2:0] count = 3'd0
+  output reg [2:0] count
 );
 
   reg [7:0] mem [0:3];
-  reg [1:0] rd = 2'd0;
-  reg [1:0] wr = 2'd0;
+  reg [1:0] rd;
+  reg [1:0] wr;
   wire put;
   wire take;
 

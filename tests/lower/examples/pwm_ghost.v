@@ -8,7 +8,7 @@ module pwm (
 
   localparam [7:0] PERIOD = 8'd200;
 
-  reg [7:0] cnt = 8'd0;
+  reg [7:0] cnt;
 
   assign out = cnt < duty;
 

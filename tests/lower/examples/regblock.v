@@ -10,7 +10,7 @@ module regblock (
   output wire [31:0] rdata
 );
 
-  reg [127:0] r = {4{32'd0}};  // 4 x u32, element i is r[i * 32 +: 32]
+  reg [127:0] r;  // 4 x u32, element i is r[i * 32 +: 32]
   reg [31:0] merge_m;
   reg [31:0] r_d;
 

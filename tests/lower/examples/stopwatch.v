@@ -55,7 +55,7 @@ module digit (
   input wire clk,
   input wire rst,
   input wire en,
-  output reg [3:0] d = 4'd0,
+  output reg [3:0] d,
   output wire carry
 );
 

@@ -5,8 +5,8 @@ module stream_reg (
   input wire in_valid,
   input wire [7:0] in_data,
   output wire in_ready,
-  output reg out_valid = 1'b0,
-  output reg [7:0] out_data = 8'd0,
+  output reg out_valid,
+  output reg [7:0] out_data,
   input wire out_ready
 );
 

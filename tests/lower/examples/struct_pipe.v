@@ -14,10 +14,10 @@ module struct_pipe (
   localparam [1:0] OP_CLEAR = 2'd2;
   localparam [15:0] IDLE = {1'b0, OP_PASS, 5'd0, 8'd0};
 
-  reg v1 = 1'b0;
-  reg [15:0] s1 = IDLE;
-  reg v2 = 1'b0;
-  reg [15:0] s2 = IDLE;
+  reg v1;
+  reg [15:0] s1;
+  reg v2;
+  reg [15:0] s2;
 
   always @(posedge clk) begin
     if (rst) begin

@@ -11,8 +11,8 @@ module traffic (
   localparam [1:0] LIGHT_GREEN = 2'd1;
   localparam [1:0] LIGHT_YELLOW = 2'd2;
 
-  reg [1:0] state = LIGHT_RED;
-  reg [3:0] left = 4'd9;
+  reg [1:0] state;
+  reg [3:0] left;
 
   assign red = state == LIGHT_RED;
   assign yellow = state == LIGHT_YELLOW;
