@@ -20,16 +20,24 @@ conditions of implications and for covers (V009, V008), the parse and static che
 trace replayed on the evaluator; sysr is not given a lighter check to compare (no option is
 changed from a user's default).
 
-It prints each arm's median wall time, their ratio sysr/smtbmc per design, the median and
-largest ratio, and the designs where sysr takes more than 0.1 s longer. Targets (issue 28):
-median at most 0.5, none more than 0.1 s slower than smtbmc (issue 12's were a median of at most
-1.0 and none above 3.0). An arm that exceeds --timeout counts at the limit (its ratio is then a
-bound, marked `<` or `>`).
+sysr runs two ways, as a user gets them: cold (`SYSR_SERVER=0`: a new Python process imports
+sysr and z3, as without a server) and through the check server (`sysr server start`, started by
+this script in a runtime folder of its own before the runs and stopped after; `sysr.server`).
+
+It prints each arm's median wall time, the ratios sysr/smtbmc per design, for each sysr arm the
+median and largest ratio and the designs where it takes more than 0.1 s longer than smtbmc, and
+a start-up figure: a small design (`tasks/counter/ref.sysr`) checked cold and through the server
+against the same interpreter running `python -c pass` and `python -c "import z3"`. Targets (issue
+28): median at most 0.5, none more than 0.1 s slower than smtbmc, a small design in at most
+0.15 s (issue 12's were a median of at most 1.0 and none above 3.0). An arm that exceeds
+--timeout counts at the limit (its ratio is then a bound, marked `<` or `>`). The exit status
+is 0 when the server arm meets the targets.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -43,17 +51,61 @@ sys.path.insert(0, str(ROOT))
 from bench.checker.smtbmc import formal_flow  # noqa: E402
 from sysr.lower import lower_text  # noqa: E402
 
-TARGET_MEDIAN, TARGET_SLOWER_S = 0.5, 0.1
+TARGET_MEDIAN, TARGET_SLOWER_S, TARGET_STARTUP_S = 0.5, 0.1, 0.15
+SYSR = str(ROOT / "bin" / "sysr")
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+SMALL = ROOT / "tasks" / "counter" / "ref.sysr"
 
 
-def sysr_check(path: Path, timeout_s: float) -> tuple[float, bool]:
+def sysr_check(path: Path, timeout_s: float, env: dict[str, str]) -> tuple[float, bool]:
     t0 = time.perf_counter()
     try:
-        r = subprocess.run([str(ROOT / "bin" / "sysr"), "check", str(path)], capture_output=True,
-                           timeout=timeout_s)
+        r = subprocess.run([SYSR, "check", str(path)], capture_output=True, timeout=timeout_s, env=env)
     except subprocess.TimeoutExpired:
         return timeout_s, False
     return time.perf_counter() - t0, r.returncode == 0
+
+
+def timed(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, capture_output=True, env=env, check=True)
+    return time.perf_counter() - t0
+
+
+def startup(runs: int, cold: dict[str, str], served: dict[str, str]) -> None:
+    """The start-up figure: a small design against the interpreter's own start-up, interleaved."""
+    arms = {"python -c pass": ([PYTHON, "-P", "-c", "pass"], cold),
+            "python -c 'import z3'": ([PYTHON, "-P", "-c", "import z3"], cold),
+            f"sysr check {SMALL.relative_to(ROOT)} (cold)": ([SYSR, "check", str(SMALL)], cold),
+            f"sysr check {SMALL.relative_to(ROOT)} (server)": ([SYSR, "check", str(SMALL)], served)}
+    times: dict[str, list[float]] = {name: [] for name in arms}
+    for run in range(runs):
+        for name, (argv, env) in (list(arms.items()) if run % 2 == 0 else list(arms.items())[::-1]):
+            times[name].append(timed(argv, env))
+    base = statistics.median(times["python -c pass"])
+    print(f"\nstart-up, {runs} runs each (median wall s; multiple of `python -c pass`):")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        target = f"  (target <= {TARGET_STARTUP_S:g} s: {'met' if med <= TARGET_STARTUP_S else 'not met'})" \
+            if name.startswith("sysr") else ""
+        print(f"  {name:44} {med:7.3f} {med / base:6.1f}x{target}")
+
+
+def summary(label: str, ratios: list[float], slower: list[str], runs: int) -> bool:
+    med, top = statistics.median(ratios), max(ratios)
+    print(f"{label}: {len(ratios)} designs, {runs} runs each: median ratio {med:.2f} (target <= {TARGET_MEDIAN:g}), "
+          f"largest {top:.2f}; more than {TARGET_SLOWER_S:g} s slower than smtbmc (target: none): "
+          f"{len(slower)} ({', '.join(slower) or '-'})")
+    return med <= TARGET_MEDIAN and not slower
+
+
+def start_server(folder: str) -> dict[str, str]:
+    """`sysr server start` in a runtime folder of this run's; the environment of its clients."""
+    os.chmod(folder, 0o700)
+    env = {k: v for k, v in os.environ.items() if k != "SYSR_SERVER"}
+    env["SYSR_RUNTIME_DIR"] = folder
+    subprocess.run([SYSR, "server", "start"], env=env, check=True, capture_output=True)
+    return env
 
 
 def smtbmc_flow(verilog: str, stateless: bool, workdir: Path, timeout_s: float) -> tuple[float, bool]:
@@ -80,36 +132,50 @@ def main(argv: list[str]) -> int:
             print(f"{f}: not accepted by the static checks; skipped", file=sys.stderr)
             continue
         designs.append((f, code, not elaborate(analyze(text).design).state))
-    times: dict[Path, dict[str, list[float]]] = {f: {"sysr": [], "smtbmc": []} for f, _, _ in designs}
+    arms = ("sysr", "sysr+server", "smtbmc")
+    times: dict[Path, dict[str, list[float]]] = {f: {a: [] for a in arms} for f, _, _ in designs}
     bad: dict[Path, set[str]] = {f: set() for f, _, _ in designs}
-    with tempfile.TemporaryDirectory(prefix="sysr-vs-smtbmc-") as tmp:
-        for run in range(args.runs):
-            print(f"run {run + 1}/{args.runs}", file=sys.stderr, flush=True)
-            for f, code, stateless in designs:
-                arms = [("sysr", lambda: sysr_check(f, args.timeout)),
-                        ("smtbmc", lambda: smtbmc_flow(code, stateless, Path(tmp), args.timeout))]
-                for name, arm in (arms if run % 2 == 0 else arms[::-1]):  # alternate which goes first
-                    seconds, ok = arm()
-                    times[f][name].append(seconds)
-                    if not ok:
-                        bad[f].add(name)
-    print(f"{'design':34} {'sysr s':>8} {'smtbmc s':>9} {'ratio':>7}  notes")
-    ratios, slower = [], []
+    cold = {**os.environ, "SYSR_SERVER": "0"}
+    with tempfile.TemporaryDirectory(prefix="sysr-vs-smtbmc-") as tmp, \
+            tempfile.TemporaryDirectory(prefix="sysr-run-") as run_dir:
+        served = start_server(run_dir)
+        try:
+            for run in range(args.runs):
+                print(f"run {run + 1}/{args.runs}", file=sys.stderr, flush=True)
+                for f, code, stateless in designs:
+                    order = [("sysr", lambda: sysr_check(f, args.timeout, cold)),
+                             ("sysr+server", lambda: sysr_check(f, args.timeout, served)),
+                             ("smtbmc", lambda: smtbmc_flow(code, stateless, Path(tmp), args.timeout))]
+                    for name, arm in (order if run % 2 == 0 else order[::-1]):  # alternate which goes first
+                        seconds, ok = arm()
+                        times[f][name].append(seconds)
+                        if not ok:
+                            bad[f].add(name)
+            startup(max(args.runs * 2, 10), cold, served)
+            state = subprocess.run([SYSR, "server", "status"], env=served, capture_output=True, text=True).stdout
+            print(f"(the server arm: {state.strip()})", file=sys.stderr)
+        finally:
+            subprocess.run([SYSR, "server", "stop"], env=served, capture_output=True)
+    print(f"\n{'design':34} {'sysr s':>8} {'server s':>9} {'smtbmc s':>9} {'ratio':>7} {'server':>7}  notes")
+    ratios: dict[str, list[float]] = {"sysr": [], "sysr+server": []}
+    slower: dict[str, list[str]] = {"sysr": [], "sysr+server": []}
     for f, _, _ in designs:
-        a, b = statistics.median(times[f]["sysr"]), statistics.median(times[f]["smtbmc"])
-        ratio = a / b
-        ratios.append(ratio)
-        if a - b > TARGET_SLOWER_S:
-            slower.append(f.stem if f.parent.name == "examples" else f.parent.name)
-        bound = ">" if b >= args.timeout else "<" if a >= args.timeout else " "
+        b = statistics.median(times[f]["smtbmc"])
+        cells = []
+        for arm in ratios:
+            a = statistics.median(times[f][arm])
+            ratios[arm].append(a / b)
+            if a - b > TARGET_SLOWER_S:
+                slower[arm].append(f.stem if f.parent.name == "examples" else f.parent.name)
+            bound = ">" if b >= args.timeout else "<" if a >= args.timeout else " "
+            cells.append(f"{bound}{a / b:6.2f}")
         notes = ", ".join(f"{arm} did not prove it" for arm in sorted(bad[f]))
         name = str(f.relative_to(ROOT)) if f.is_relative_to(ROOT) else str(f)
-        print(f"{name:34} {a:8.3f} {b:9.3f} {bound}{ratio:6.2f}  {notes}")
-    med, top = statistics.median(ratios), max(ratios)
-    print(f"{len(ratios)} designs, {args.runs} runs each: median ratio {med:.2f} (target <= {TARGET_MEDIAN:g}), "
-          f"largest {top:.2f}; more than {TARGET_SLOWER_S:g} s slower than smtbmc (target: none): "
-          f"{len(slower)} ({', '.join(slower) or '-'})")
-    return 0 if med <= TARGET_MEDIAN and not slower else 1
+        print(f"{name:34} {statistics.median(times[f]['sysr']):8.3f} {statistics.median(times[f]['sysr+server']):9.3f} "
+              f"{b:9.3f} {cells[0]} {cells[1]}  {notes}")
+    summary("cold (SYSR_SERVER=0)", ratios["sysr"], slower["sysr"], args.runs)
+    met = summary("with the check server", ratios["sysr+server"], slower["sysr+server"], args.runs)
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

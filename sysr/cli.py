@@ -1,5 +1,8 @@
-"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr sim FILE`, `sysr explain CODE`
-and `sysr lsp`.
+"""The `sysr` command line: `sysr check FILE`, `sysr lower [--formal] FILE`, `sysr sim FILE`, `sysr explain CODE`,
+`sysr server start|stop|status` and `sysr lsp`.
+
+`python -m sysr.cli` always runs the command in its own process; `python -m sysr` (`bin/sysr`)
+first offers `check`, `lower` and `explain` to a running check server (`sysr.server`).
 
 `--top NAME` picks the top module of a file with several modules (`sysr.front.check.instances`);
 `--param NAME=VALUE` sets a parameter of the top module (`sysr.front.check.params`).
@@ -129,6 +132,11 @@ def cmd_explain(args) -> int:
     return 0
 
 
+def cmd_server(args) -> int:
+    from .server import control
+    return control.command(args, run)
+
+
 def cmd_lsp(args) -> int:
     from .lsp import main as serve
     return serve()
@@ -231,6 +239,20 @@ def build_parser() -> argparse.ArgumentParser:
                                     "it names, whole (each section once).")
     ex.add_argument("codes", nargs="+", metavar="CODE", help="a code such as T003 or V007")
     ex.set_defaults(func=cmd_explain)
+    sv = sub.add_parser("server", help="start, stop or ask the check server that makes `sysr check` start at once",
+                        description="A check server keeps a process that has imported sysr and z3; `sysr check`, "
+                                    "`sysr lower` and `sysr explain` (as `bin/sysr` runs them) hand their command "
+                                    "to it when one runs for this checkout, and a child of it runs the command on "
+                                    "their terminal, with their directory, environment and limits: the same "
+                                    "output and exit status, without the start-up. SYSR_SERVER=0: never use one; "
+                                    "SYSR_SERVER=1: start one when none runs. See docs/reference.md §6.8.")
+    sv.add_argument("action", choices=("start", "stop", "status", "run"),
+                    help="start it in the background, stop it, show it (exit 1: none runs), or run it in the "
+                         "foreground")
+    sv.add_argument("--idle", type=float, metavar="S",
+                    help="end after S seconds without a command (default 900, or SYSR_SERVER_IDLE)")
+    sv.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
+    sv.set_defaults(func=cmd_server)
     ls = sub.add_parser("lsp", help="run the language server (for editors) on standard input and output",
                         description="Run the sysr language server: the Language Server Protocol over "
                                     "standard input and output, for an editor to start. Diagnostics as "

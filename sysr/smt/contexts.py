@@ -16,6 +16,10 @@ are in use, and the last ones would be paid for and thrown away.
 The contexts handed out are new and unused, the same as those made on the spot: no answer
 depends on which thread made them. `fresh()` takes one, or makes one on the spot when none is
 ready.
+
+`make_ahead()` is the check server's (`sysr.server.daemon`): it makes the first contexts at once
+on the calling thread, before the server forks its children, so that each child starts with them
+made (their memory shared with the server until written) and `start()` starts no thread.
 """
 
 from __future__ import annotations
@@ -53,3 +57,13 @@ def _fill() -> None:
         ctx = z3.Context()  # outside the lock: ctypes releases Python's lock during the call
         with _lock:
             _ready.append(ctx)
+
+
+def make_ahead() -> None:
+    """Make the first `FIRST` contexts now, on this thread; a later `start()` makes none."""
+    import z3
+    with _lock:
+        _state["started"] = True
+    made = [z3.Context() for _ in range(FIRST)]
+    with _lock:
+        _ready.extend(made)
