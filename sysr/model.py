@@ -154,9 +154,14 @@ class Design:
     block_domain: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(SeqBlock) -> domain
     domains: dict[str, tuple[str, str]] = field(default_factory=dict)  # register -> domain
     clock_reads: set[str] = field(default_factory=set)  # clocks read as values (their level)
-    reset: str | None = None
-    reset_active_low: bool = False
+    reset: str | None = None  # the first reset port (with one, the module's reset)
+    reset_active_low: bool = False  # ... and its kind
     reset_async: bool = False  # an `areset`/`areset_n` port: registers read as reset while it is active
+    # Every reset port (§4.10: one per domain), in declaration order -> its kind, and which one
+    # resets each seq block's registers and each register (None: none; with one reset, it).
+    resets: dict[str, str] = field(default_factory=dict)
+    block_reset: dict[int, str | None] = field(default_factory=dict)  # id(SeqBlock) -> reset port
+    reset_of: dict[str, str | None] = field(default_factory=dict)  # register -> reset port
     comb_order: list[object] = field(default_factory=list)  # drivers in evaluation order
     drivers: dict[str, object] = field(default_factory=dict)  # signal name -> driving item
     instances: dict[str, Instance] = field(default_factory=dict)  # in declaration order
@@ -196,6 +201,12 @@ class Design:
             if self.expanded.get(id(item)) is spec:
                 return item.expr
         return None
+
+    def reset_kind(self, reg: str) -> tuple[str | None, bool, bool]:
+        """The reset port that resets register `reg`, whether it is active low and asynchronous."""
+        rst = self.reset_of.get(reg, self.reset)
+        kind = self.resets.get(rst, "")
+        return rst, kind.endswith("_n"), kind.startswith("areset")
 
     def specs(self) -> list[S.Spec]:
         """The properties, each bounded form expanded into `prev` terms."""

@@ -263,7 +263,7 @@ def run_amaranth(n_designs: int, batch: int, n_cycles: int, first_seed: int, pro
     for start in range(0, n_designs, batch):
         t0 = time.perf_counter()
         seeds = range(first_seed + start, first_seed + min(start + batch, n_designs))
-        preps = [(s, prepare(design_from_seed(s, **gen_opts), s, n_cycles)) for s in seeds]
+        preps = [(s, prepare(design_from_seed(s, **{"resets": False, **gen_opts}), s, n_cycles)) for s in seeds]
         cases = [make_case(p, s, amaranth_reset_mode(s, p.system)) for s, p in preps]
         t1 = time.perf_counter()
         observed = simulate(cases, n_cycles)

@@ -57,8 +57,8 @@ def stimulus(system: E.System, rng: random.Random, n: int, reset_rate: float = R
     for _ in range(n):
         row = {}
         for name, ty in system.inputs:
-            if name == d.reset:
-                row[name] = int((rng.random() < reset_rate) != d.reset_active_low)
+            if name in d.resets:  # (§4.10: each reset at random, on its own)
+                row[name] = int((rng.random() < reset_rate) != d.resets[name].endswith("_n"))
             elif ty.kind == "enum":
                 row[name] = rng.choice(sorted(d.enums[ty.enum].variants.values()))
             else:

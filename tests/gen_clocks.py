@@ -12,6 +12,11 @@ choice is the same on every run), into one of:
 - "both": each `seq` block at one of `clk`'s two edges, and a register `rck` toggled at the
   falling edge that an output `yck` reads with the clock's level.
 
+Some "two" designs with a reset also get a second reset `rst2` of a random kind, one per domain
+(§4.10): the blocks on `clk` name the design's reset (`seq(clk, rst)`), those on `clk2` name
+`rst2`, so each reset acts on its own registers only (`resets=False`: never, for the Amaranth
+back end, which builds one reset).
+
 Modules with instances or `prev`, `next`, `within` (one domain only, A008) are left alone, as are those
 without a clock.
 """
@@ -25,7 +30,7 @@ import zlib
 MODES = ("falling", "two", "both")
 
 
-def with_clocks(text: str, rate: float = 0.35) -> str:
+def with_clocks(text: str, rate: float = 0.35, resets: bool = True) -> str:
     rng = random.Random(zlib.crc32(text.encode()))
     temporal = re.search(r"\b(prev|next|within)\(", text)  # history registers: one domain only (A008)
     if "clk: clock" not in text or temporal or "inst " in text or rng.random() >= rate:
@@ -39,6 +44,13 @@ def with_clocks(text: str, rate: float = 0.35) -> str:
         extra = ("  reg xa: bool initial false;\n  reg xb: bool initial false;\n  seq(clk) { xa <= !xa; }\n"
                  "  seq(falling clk2) { xb <= xa; }\n  yx = xb;\n")
         text = re.sub(r"\n\}\s*$", "\n" + extra + "}\n", text)
+        reset = re.search(r"\b(\w+): (reset|reset_n|areset|areset_n)\b", text)
+        if reset is not None and rng.random() < 0.6 and resets:  # one reset per domain
+            kind = rng.choice(("reset", "reset_n", "areset", "areset_n"))
+            text = text.replace(reset.group(0), f"{reset.group(0)}, rst2: {kind}", 1)
+            text = re.sub(r"\bseq\((falling )?clk(2?)\) \{",
+                          lambda m: f"seq({m.group(1) or ''}clk{m.group(2)}, {'rst2' if m.group(2) else reset.group(1)}) {{",
+                          text)
     if mode == "both":  # and a register at the falling edge that `yck` reads with the level
         text = text.replace("clk: clock", "clk: clock, yck: out bool", 1)
         extra = "  reg rck: bool initial false;\n  seq(falling clk) { rck <= !rck; }\n  yck = clk != rck;\n"

@@ -223,7 +223,7 @@ class DesignGen(ExprGen):
         fns_text, fns = self.fn_decls(self.ch.int(0, 2), consts)
         items += consts_text + fns_text
         m = ModuleParts(self, consts, fns)
-        items.append(with_clocks(m.text()) if self.clocks else m.text())
+        items.append(with_clocks(m.text(), resets=self.resets) if self.clocks else m.text())
         return Generated("\n".join(items) + "\n", self.module_name, m.memories)
 
 

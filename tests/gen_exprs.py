@@ -2,7 +2,7 @@
 and type-directed expressions.
 
 `ExprGen.expr(ty, depth, scope)` returns source text of type `ty`, choosing among the
-productions that can make it (`p_*`: every operator, casts, slices, bit indexes in range or
+productions that can make it (`p_*`: every operator, casts, slices (and indexed part-selects), bit indexes in range or
 guarded, concatenation, if and match expressions, builtins, fn calls, guarded division,
 quantifiers and `prev` in properties); each production knows which of its operands must
 carry a type of their own and which may be a bare literal that takes its type from context.
@@ -10,6 +10,8 @@ Statements, declarations and modules build on it in `DesignGen` (tests/gen_desig
 """
 
 from __future__ import annotations
+
+import random
 
 from dataclasses import replace
 
@@ -21,9 +23,11 @@ class ExprGen:
     """Names, types, literals and expressions (the part of `DesignGen` that writes no statement)."""
 
     def __init__(self, ch: Chooser, module: str = "dut", depth: int = 3,
-                 comb_mem_reads: bool = True, structs: bool = False, clocks: bool = True) -> None:
+                 comb_mem_reads: bool = True, structs: bool = False, clocks: bool = True,
+                 resets: bool = True) -> None:
         self.ch = ch
         self.clocks = clocks  # some designs get several clocks or edges (tests/gen_clocks.py)
+        self.resets = resets  # ... and some of those a reset per domain (not for Amaranth: one reset)
         self.module_name = module
         self.depth = depth
         self.comb_mem_reads = comb_mem_reads
@@ -294,7 +298,25 @@ class ExprGen:
         if src.width < ty.width:
             src = Ty(src.kind, ty.width + self.ch.int(0, 8))
         lo = self.ch.int(0, src.width - ty.width)
-        return f"{self.atom(src, d, sc)}[{lo + ty.width - 1}:{lo}]"
+        part = self.part_select(src, ty, lo, sc)
+        return f"{self.atom(src, d, sc)}[{part or f'{lo + ty.width - 1}:{lo}'}]"
+
+    def part_select(self, src: Ty, ty: Ty, lo: int, sc: Scope) -> str | None:
+        """Now and then `b +: W` or `b -: W` (Verilog's indexed part-select, §3.5) at a signal's
+        position instead of `hi:lo`. Its choices come from a generator of its own, seeded from
+        the design so far, so that the main one draws what it drew before: every other part of
+        every seed's design stays what it was."""
+        side = random.Random(f"{self.module_name} {self.counter} {src} {ty} {lo}")
+        if side.random() >= 0.3:
+            return None
+        signals = [v for v in sc.vals if v.ty.kind in ("uint", "sint")]
+        width = side.choice([2, 3, 4, 5, 6, 8])
+        if signals:
+            v = side.choice(signals)
+            start = f"({v.name} as u{width})"
+        else:
+            start = f"{side.randrange(1 << width)}u{width}"
+        return f"{start} {side.choice(['+:', '-:'])} {ty.width}"
 
     def p_concat(self, ty, d, sc, own):
         widths = split_width(ty.width, self.ch.int(1, 3), self.ch)

@@ -105,8 +105,8 @@ def lower_case(prep: Prepared, key: int, seed: int | None, corrupt=None) -> SimC
         verilog = re.sub(rf"^(module\s+|\s+){re.escape(vname)}(?= )", rf"\g<1>{vname}_d{key}", verilog, flags=re.M)
     ports = [(p.name, p.kind, 1 if p.kind == "clock" else d.signals[p.name].ty.width) for p in d.module.ports]
     prelim = dict(prep.inputs[0])
-    if d.reset is not None:
-        prelim[d.reset] = 0 if d.reset_active_low else 1
+    for rst, kind in d.resets.items():  # every reset active (§4.10: one per domain)
+        prelim[rst] = 0 if kind.endswith("_n") else 1
     case = SimCase(key, seed, prep, prelim, ports, verilog, names=names, clocks=case_clocks(d, ports))
     for _, name, mode, _, stim in case.clocks:  # the preliminary reset: every clock's edges
         if stim is not None:
@@ -370,7 +370,12 @@ def make_testbench(cases: list[SimCase], stim_paths: dict[int, str], n_steps: in
         "  initial begin", "    #1;", *setup,
         f"    for (step = 0; step < {n_steps}; step = step + 1) begin", *drive,
         "      #2;", *late, "      #1;", "      if (step > 0) begin", *show, "      end",
-        "      #2 clk = 1'b1;", *edges, "      #2;", *restore, "      #3 clk = 1'b0;", "    end",
+        "      #2 clk = 1'b1;", *edges, "      #2;", *restore,
+        # (a block that names no reset, in a module with several, writes in the preliminary
+        # reset too: what it wrote is set back to the evaluator's start)
+        *(["      if (step == 0) begin", *[f"  {x}" for x in setup if not x.strip().startswith("$readmemh")],
+            "      end"] if any(len(c.prep.system.design.resets) > 1 for c in cases) else []),
+        "      #3 clk = 1'b0;", "    end",
         "    $finish;", "  end", "endmodule", ""])
 
 

@@ -486,3 +486,28 @@ def test_hover_shows_each_register_s_clock_and_each_clock_s_edges(line, needle, 
     col = CLOCKS.splitlines()[line - 1].index(needle) + 1
     sym = symbol_at(analyze(CLOCKS).design, line, col, CLOCKS)
     assert sym is not None and sym.text == text
+
+
+RESETS = """module m(wclk: clock, rclk: clock, wrst_n: areset_n, rrst: reset, d: in bool, q: out bool) {
+  reg a: bool = false;
+  reg b: bool = false;
+  seq(wclk, wrst_n) { a <= d; }
+  seq(rclk, rrst) { b <= a; }
+  q = b;
+}
+"""
+
+
+@pytest.mark.parametrize("line,needle,text", [
+    (4, "a <=", "register `a`: `bool` (1 bit), clocked by `wclk` at its rising edge, reset value 0 (by `wrst_n`)"),
+    (4, "wrst_n)", "asynchronous reset `wrst_n`: active low, registers read as their reset values at once: "
+                   "`bool` (1 bit); resets the registers of the blocks on `wclk`"),
+    (5, "rrst)", "reset `rrst`: synchronous reset, active high: `bool` (1 bit); resets the registers of the blocks "
+                 "on `rclk`"),
+    (5, "rclk,", "clock `rclk`: times the `seq` blocks at its rising edge"),
+])
+def test_hover_shows_each_register_s_reset_and_each_reset_s_blocks(line, needle, text):
+    """With a reset per domain (§4.10), a `seq` block's clock and reset can be hovered too."""
+    col = RESETS.splitlines()[line - 1].index(needle) + 1
+    sym = symbol_at(analyze(RESETS).design, line, col, RESETS)
+    assert sym is not None and sym.text == text

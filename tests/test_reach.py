@@ -169,10 +169,14 @@ endmodule
                    "held": (0, 5), "released": (3, 5), "edge": (3, 3)}, r.stdout
 
 
-def test_one_reset_per_module_of_any_kind():
+def test_with_several_resets_a_block_names_its_own():
+    """Several resets of any kinds (reference §4.10): a block whose registers have reset values
+    names its reset, and the note says how."""
     text = "module m(clk: clock, rst: reset, arst: areset, q: out reg bool = false) { seq { q <= !q; } }\n"
     diags = analyze(text).diagnostics
-    assert [d.code for d in diags] == ["A008"] and "second reset" in diags[0].message
+    assert [d.code for d in diags] == ["A008"] and "names no reset" in diags[0].message
+    assert diags[0].notes == ("name the reset that resets it: `seq(clk, rst) { ... }`",)
+    assert analyze(text.replace("seq {", "seq(clk, arst) {")).diagnostics == []
 
 
 # ---- division ------------------------------------------------------------------------------

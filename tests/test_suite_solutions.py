@@ -3,7 +3,7 @@ reachable (issue 26): lowered, and simulated by Icarus against testbenches of ou
 
 The solutions are tests/verify/suite_*.sysr, each named after its upstream problem (VerilogEval
 v2's mux256to1v, dff8p, dualedge, rule90 and rule110; ChipBench's odd divider with a 50% duty
-cycle and its pulse synchronizer), with the problem's ports and module name; tests/test_verify.py
+cycle, its pulse synchronizer, and with one reset per clock domain its asynchronous FIFO), with the problem's ports and module name; tests/test_verify.py
 proves their properties and compares what `sysr check` prints with their .expected files. Here
 each is lowered to Verilog and run in tests/fixtures/solutions/, a testbench written for this
 project from the problem's behaviour (no upstream testbench is used or copied): it prints `PASS`
@@ -42,6 +42,7 @@ RUNS = [
     ("suite_pulse_sync", "pulse_sync_tb.v", {}, {"FAST": 10, "SLOW": 100}, 40),
     ("suite_pulse_sync", "pulse_sync_tb.v", {}, {"FAST": 10, "SLOW": 37, "PHASE": 3}, 40),
     ("suite_pulse_sync", "pulse_sync_tb.v", {}, {"FAST": 26, "SLOW": 30, "PHASE": 1}, 40),
+    ("suite_async_fifo", "async_fifo_tb.v", {}, {}, 30),
 ]
 
 
@@ -102,6 +103,9 @@ CORRUPTIONS = {
     "suite_rule110": ({"RULE": 110}, lambda v: v.replace("(q ^ (q << 1)) | (q & ~(q >> 1))", "(q ^ (q << 1)) | (q & (q >> 1))")),
     "suite_odd_divider": ({"N": 7}, lambda v: v.replace("negedge clk_in", "posedge clk_in")),
     "suite_pulse_sync": ({"FAST": 10, "SLOW": 100}, lambda v: v.replace("seen <= sync2;", "seen <= sync1;")),
+    # the write side reset by the read side's reset
+    "suite_async_fifo": ({}, lambda v: v.replace("always @(posedge wclk or negedge wrstn) begin\n    if (!wrstn)",
+                                                 "always @(posedge wclk or negedge rrstn) begin\n    if (!rrstn)")),
 }
 
 

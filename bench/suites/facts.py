@@ -70,6 +70,7 @@ class Facts:
     clocks: set[tuple[str, bool]] = field(default_factory=set)  # (port, rising edge)
     internal_clock: bool = False  # something is clocked by a signal that is not a 1-bit input port
     async_resets: set[tuple[str, bool]] = field(default_factory=set)  # (port, active high)
+    reset_clocks: set[tuple[str, str, bool]] = field(default_factory=set)  # (async reset, clock, rising)
     internal_async: bool = False
     sync_resets: dict[str, set[bool | None]] = field(default_factory=dict)  # port -> polarities (None: in logic)
     odd: set[str] = field(default_factory=set)  # what sysr cannot write (latches, async set or load)
@@ -213,6 +214,8 @@ def _read_logic(module: dict, facts: Facts) -> None:
                 facts.internal_async = True
             else:
                 facts.async_resets.add((arst, bool(_param(cell, "ARST_POLARITY"))))
+                if clk is not None:
+                    facts.reset_clocks.add((arst, clk, bool(_param(cell, "CLK_POLARITY"))))
         if kind in ("$sdff", "$sdffe", "$sdffce"):
             bit = (con.get("SRST") or [None])[0]
             if bit in port_of:

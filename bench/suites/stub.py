@@ -3,8 +3,9 @@
 The ports keep their names, directions, widths and order. A 1-bit input port is
 
 - a clock (`clock`) when it clocks the reference's flip-flops and memories, at either edge;
-- the asynchronous reset (`areset`, `areset_n` by its polarity) when Yosys finds it resetting
-  flip-flops asynchronously (`always @(posedge clk or posedge areset)`);
+- an asynchronous reset (`areset`, `areset_n` by its polarity) when Yosys finds it resetting
+  flip-flops asynchronously (`always @(posedge clk or posedge areset)`); there may be several,
+  one per clock domain (an asynchronous FIFO's `wrstn` and `rrstn`, §4.10), each of one polarity;
 - else, in a clocked design, the synchronous reset (`reset`, `reset_n`) when it is named like
   one (`reset`, `rst`, `r`, `resetn`, `rst_n`...): active low when Yosys finds it resetting
   flip-flops when low (`if (!resetn) q <= 0;`), or, where Yosys finds it only in the logic of a
@@ -20,9 +21,9 @@ The reference's integer parameters become the stub's, with the same defaults
 Every output is driven by one hole (`y = ?y;`). A stub is kept only if `sysr check`'s static
 checks give it hole errors (H001) and nothing else, and its ports, holes filled, lower to exactly
 iface.v's ports. Any number of clocks at either edge is written (with a comment naming the `seq`
-blocks of a falling edge or of several clocks, §4.10). What sysr cannot express (a clock computed
-inside the design, two asynchronous resets, a latch, an inout port, a port wider than 4,096 bits,
-a name sysr cannot spell) is the reason there is no stub.
+blocks of a falling edge, of several clocks or of several resets, §4.10). What sysr cannot express
+(a clock computed inside the design, a reset used at both polarities, a latch, an inout port, a
+port wider than 4,096 bits, a name sysr cannot spell) is the reason there is no stub.
 """
 
 from __future__ import annotations
@@ -75,13 +76,11 @@ def port_kinds(facts: Facts) -> tuple[dict[str, str], str]:
     clocks = sorted(facts.clocks)
     for name, _ in clocks:  # any number, at either edge or both (reference §4.10)
         kinds[name] = "clock"
-    if len({name for name, _ in facts.async_resets}) > 1 or len(facts.async_resets) > 1:
-        names = ", ".join(sorted({n for n, _ in facts.async_resets}))
-        return {}, f"the reference has more than one asynchronous reset or polarity ({names}); a sysr design has one"
-    if facts.async_resets:
-        (name, high), = facts.async_resets
+    for name, high in sorted(facts.async_resets):  # one per domain, each of one polarity (§4.10)
+        if (name, not high) in facts.async_resets:
+            return {}, f"the reference uses `{name}` as an asynchronous reset of both polarities"
         kinds[name] = "areset" if high else "areset_n"
-    elif clocks:
+    if not facts.async_resets and clocks:
         named = [p.name for p in facts.ports or [] if p.direction == "input" and p.width == 1
                  and RESET_NAME.fullmatch(p.name) and p.name not in kinds]
         if len(named) > 1:
@@ -93,8 +92,13 @@ def port_kinds(facts: Facts) -> tuple[dict[str, str], str]:
                 return {}, f"the reference uses `{name}` as a synchronous reset of both polarities"
             high = known.pop() if known else not name.lower().endswith(("n", "_b"))
             kinds[name] = "reset" if high else "reset_n"
-        elif len(named) > 1:
-            return {}, f"the reference has several inputs named like resets ({', '.join(named)}); a sysr design has one"
+        elif len(named) > 1:  # several synchronous resets: each one Yosys finds, of one polarity
+            known = {n: {p for p in facts.sync_resets.get(n, ()) if p is not None} for n in named}
+            if not all(len(k) == 1 for k in known.values()):
+                return {}, (f"the reference has several inputs named like resets ({', '.join(named)}), and Yosys "
+                            "does not find each resetting flip-flops at one polarity: which are resets is unknown")
+            for n, k in known.items():
+                kinds[n] = "reset" if k.pop() else "reset_n"
     return kinds, ""
 
 
@@ -104,16 +108,26 @@ def clock_notes(facts: Facts) -> list[str]:
     edges: dict[str, set[bool]] = {}
     for name, rising in facts.clocks:
         edges.setdefault(name, set()).add(rising)
-    if len(edges) < 2 and all(e == {True} for e in edges.values()):
+    resets = {n for n, _ in facts.async_resets}
+    if len(edges) < 2 and all(e == {True} for e in edges.values()) and len(resets) < 2:
         return []
     out = []
     for name in sorted(edges):
         w = written(name)
-        blocks = [f"`seq({w}) {{ ... }}`" if rising else f"`seq(falling {w}) {{ ... }}`"
+        blocks = [f"`seq({'' if rising else 'falling '}{w}{_reset_of(facts, name, rising)}) {{ ... }}`"
                   for rising in sorted(edges[name], reverse=True)]
         out.append(f"// `{name}` clocks the reference at its {' and '.join('rising' if r else 'falling' for r in sorted(edges[name], reverse=True))} "
                    f"edge: {' and '.join(blocks)}")
     return out
+
+
+def _reset_of(facts: Facts, clock: str, rising: bool) -> str:
+    """`, rst` when the reference has several asynchronous resets and one of them resets the
+    flip-flops of this clock and edge (a `seq` block names its reset, §4.10), else ""."""
+    if len({n for n, _ in facts.async_resets}) < 2:
+        return ""
+    own = sorted({r for r, c, e in facts.reset_clocks if c == clock and e == rising})
+    return f", {written(own[0])}" if len(own) == 1 else ""
 
 
 def render(ports: list[Port], kinds: dict[str, str], title: str, params: dict[str, int] | None = None,

@@ -113,6 +113,11 @@ class SysrComponent(wiring.Component):
         if reset not in RESET_MODES:
             raise ValueError(f"reset must be one of {', '.join(map(repr, RESET_MODES))}, not {reset!r}")
         self._MustUse__silence = True  # until it is built: Amaranth need not warn of one refused
+        several = _several_resets(design)
+        if several:
+            raise ValueError(f"the Amaranth back end builds designs with one reset; `{design.module.name}` {several} "
+                             "(one per clock domain, reference §4.10): lower it to Verilog (`sysr lower`) and "
+                             "instantiate that")
         self.reset_mode = reset if design.clock is not None else "port"
         if self.reset_mode == "port" and design.reset_async and design.reset is not None and is_leveled(design):
             raise ValueError(f"`{design.module.name}` has an asynchronous reset and steps that are not an edge of "
@@ -362,3 +367,12 @@ def member_name(name: str, taken: set[str]) -> str:
     assert re.match(r"^[A-Za-z][0-9A-Za-z_]*$", out), out
     return out
 
+
+def _several_resets(design: Design) -> str:
+    """Why the design (or a module it instantiates) has more than one reset (§4.10), or ""."""
+    if len(design.resets) > 1:
+        return f"has {len(design.resets)} resets"
+    for inst in design.instances.values():
+        if inst.child is not None and not inst.child.extern and _several_resets(inst.child):
+            return f"instantiates `{inst.module}`, which {_several_resets(inst.child)}"
+    return ""

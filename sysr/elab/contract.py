@@ -100,7 +100,7 @@ def settled_before(inst: Instance, part: System, expr) -> bool:
     requirements are satisfiable, or it is rejected with V001), the child's proof says the clause
     holds with those inputs, and the clause does not depend on which inputs come."""
     child = inst.child
-    if child.reset_async or not all(reads_inputs_only(child, s.expr) for s in child.specs() if s.kind == "requires"):
+    if any(k.startswith("areset") for k in child.resets.values()) or not all(reads_inputs_only(child, s.expr) for s in child.specs() if s.kind == "requires"):
         return False
     p = f"{inst.name}."
     now = {p + q.name for q in child.ports if q.kind not in ("out", "out_reg")}

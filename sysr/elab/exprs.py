@@ -97,11 +97,12 @@ class ExprElaborator:
         shared by every read."""
         name = self.prefix + sig.name
         stored = ArrVar(name, sig.ty, sig.size) if sig.is_array else Var(name, sig.ty)
-        if not self.d.reset_async or sig.init is None:
+        reset_active, is_async = self.reset_of(sig.name)
+        if not is_async or sig.init is None:
             return stored
         if name not in self.visible:
             init = ConstArr(sig.init, sig.ty, sig.size) if sig.is_array else Const(sig.init, sig.ty)
-            self.visible[name] = mk_ite(self.reset_active, init, stored)
+            self.visible[name] = mk_ite(reset_active, init, stored)
         return self.visible[name]
 
     def x_Unary(self, e: S.Unary, env):

@@ -13,7 +13,7 @@ from ..model import Design, Signal
 from ..types import BOOL
 from .clocks import Clocking, clocking
 from .exprs import Env, ExprElaborator
-from .ir import TRUE, ArrVar, Const, ConstArr, ElabError, Var, mk_and, mk_implies, mk_ite, mk_not
+from .ir import FALSE, TRUE, ArrVar, Const, ConstArr, ElabError, Var, mk_and, mk_implies, mk_ite, mk_not
 from .stmts import StmtElaborator
 from .system import Prop, StateVar, System, pending_default, reset_condition, variant_registers
 
@@ -111,15 +111,17 @@ class Elaborator(ExprElaborator, StmtElaborator):
         for sv, s in zip(self.state, regs):
             nxt = pending[s.name]
             edge = self.edge(d.domains.get(s.name))
+            reset_active, is_async = self.reset_of(s.name)
             if sv.init is not None:
                 init = ConstArr(sv.init, sv.ty, sv.size) if sv.size is not None else Const(sv.init, sv.ty)
-                if d.reset_async:  # (the reset acts at once, edge or not)
+                if is_async:  # (the reset acts at once, edge or not)
                     nxt = mk_ite(reset_active, init, _at(edge, nxt, pending_default(sv)))
                 else:
                     nxt = _at(edge, mk_ite(reset_active, init, nxt), pending_default(sv))
             else:
                 nxt = _at(edge, mk_ite(reset_active, pending_default(sv), nxt), pending_default(sv))
             sv.next = nxt
+        reset_active = self.reset_active
         requires, props, covers = [], [], []
         for spec in d.specs():
             if not self.keeps(spec):
@@ -156,6 +158,16 @@ class Elaborator(ExprElaborator, StmtElaborator):
                         dict(self.visible), free_outputs=free, covers=covers)
         system.enum_state = variant_registers(system)
         return system
+
+    def reset_of(self, reg: str):
+        """The bool IR that says register `reg`'s reset is active (its block's: §4.10), and
+        whether that reset is asynchronous."""
+        rst, _, is_async = self.d.reset_kind(reg)
+        if rst is None:
+            return FALSE, False
+        if rst == self.d.reset:
+            return self.reset_active, is_async
+        return reset_condition(self.d, self.prefix, rst), is_async
 
     def edge(self, domain: tuple[str, str] | None):
         """The bool IR that says this domain's edge ends the step (TRUE with one fixed clock)."""

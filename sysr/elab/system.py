@@ -96,12 +96,14 @@ class System:
         raise KeyError(name)
 
 
-def reset_condition(d: Design, prefix: str = ""):
-    """The bool IR that says the reset is active in this cycle (FALSE without a reset)."""
-    if d.reset is None:
+def reset_condition(d: Design, prefix: str = "", reset: str | None = None):
+    """The bool IR that says the reset is active in this cycle (FALSE without a reset): the
+    module's first reset, or the reset port `reset` (§4.10: one per domain)."""
+    reset = reset or d.reset
+    if reset is None:
         return FALSE
-    rst = Var(prefix + d.reset, BOOL)
-    return mk_not(rst) if d.reset_active_low else rst
+    rst = Var(prefix + reset, BOOL)
+    return mk_not(rst) if d.resets.get(reset, "").endswith("_n") else rst
 
 
 def history_depth(system: System) -> int:

@@ -294,7 +294,8 @@ def module_item(it, depth: int) -> list[str]:
         return _join(f"{pad}{_ghost(it)}comb ", block(it.body, depth))
     if isinstance(it, S.SeqBlock):
         c = it.clock
-        clock = "" if c is None else f"({c.edge + ' ' if c.edge else ''}{_written(c.name)})"
+        resets = "".join(f", {_written(r)}" for r, _ in c.resets) if c is not None else ""
+        clock = "" if c is None else f"({c.edge + ' ' if c.edge else ''}{_written(c.name)}{resets})"
         return _join(f"{pad}{_ghost(it)}seq{clock} ", block(it.body, depth))
     if isinstance(it, S.Spec):
         if it.kind not in S.SPEC_KINDS:
@@ -371,6 +372,8 @@ _SPANS = frozenset({"span", "name_span", "var_span", "module_span", "inst_span",
 
 def same_tree(a, b) -> bool:
     """Whether two trees are the same apart from their spans (nodes compare by identity)."""
+    if isinstance(a, S.Span) and isinstance(b, S.Span):  # (a span inside a tuple: `SeqClock.resets`)
+        return True
     if isinstance(a, tuple) or isinstance(b, tuple):
         return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
                 and all(same_tree(x, y) for x, y in zip(a, b)))

@@ -333,18 +333,15 @@ class Structure(DomainChecks):
         d = self.d
         clocks = [p for p in d.module.ports if p.kind == "clock"]
         resets = [p for p in d.module.ports if p.kind in S.RESET_KINDS]
-        for extra in resets[1:]:
-            self.err("A008", f"a module has at most one reset; `{S.written(extra.name)}` is a second reset",
-                     extra.name_span,
-                     "a second reset-like signal is an input: `NAME: in bool`")
-        if clocks:
-            d.clock = clocks[0].name
-            d.clocks = [c.name for c in clocks]
-            self.domains()
+        d.resets = {p.name: p.kind for p in resets}
         if resets:
             d.reset = resets[0].name
             d.reset_active_low = resets[0].kind.endswith("_n")
             d.reset_async = resets[0].kind.startswith("areset")
+        if clocks:
+            d.clock = clocks[0].name
+            d.clocks = [c.name for c in clocks]
+            self.domains()
         # (an extern's design registers are A023 already: its clock and reset are its ports' business)
         state = [s for s in d.signals.values() if s.is_state and not (d.extern and not s.ghost and not s.is_port)]
         seqs = [i for i in d.module.items if isinstance(i, S.SeqBlock) and not (d.extern and not i.ghost)]
@@ -367,6 +364,8 @@ class Structure(DomainChecks):
             self.err("A008", "this module has registers with reset values but no reset port", first.span,
                      "add a port `rst: reset` (active high) or `rst_n: reset_n` (active low); for an "
                      "asynchronous reset `arst: areset` or `arst_n: areset_n`")
+        elif len(resets) > 1:
+            self.unreset(reset_valued)
 
     def reset_less(self, s: Signal) -> None:
         """A register declared without a reset value starts with an arbitrary value that the

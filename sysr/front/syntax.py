@@ -385,11 +385,13 @@ class CombBlock:
 
 @_node
 class SeqClock:
-    """`(clk)` or `(falling clk)` after `seq`: the clock port and the edge (`rising`, `falling`)."""
+    """`(clk)`, `(falling clk)` or `(clk, rst)` after `seq`: the clock port, the edge (`rising`,
+    `falling`) and the reset ports named after a comma (one is allowed: §4.10)."""
     name: str
     edge: str | None  # as written; None: rising
     span: Span
     name_span: Span
+    resets: tuple[tuple[str, Span], ...] = ()  # (name, its span), as written
 
 
 @_node

@@ -60,6 +60,7 @@ class ModuleLowering(InstanceLowering):
         self.gen = Gen()
         self.verilog_modules = modules or {design.name: escape_keyword(design.module.name)}
         self.with_header = header
+        self.rst = design.reset  # the reset of the block being lowered (§4.10; the first outside one)
         self.externs: list[str] = []  # (the top's) the extern modules the file needs, by Verilog name
         # The top of a module with parameters keeps them as Verilog `parameter`s (§8).
         self.parameters = [(self.names.claim(("param", p), p), v) for p, v in design.binding] if header else []
@@ -233,7 +234,7 @@ class ModuleLowering(InstanceLowering):
                 blocks.append(self.instance(item))
         held = [s for s in self.signals if s.ghost == ghost and s.init is not None and s.name not in self.d.drivers]
         if held:
-            self.domain = None
+            self.domain, self.rst = None, self.d.reset
             blocks.append(self.clocked(self.reset_branch(held, []), self.d.reset_async))
         return [b for b in blocks if b]
 
@@ -289,8 +290,9 @@ class ModuleLowering(InstanceLowering):
         """A register block (with the reset branch) and a memory block, as needed, on the
         block's clock and edge."""
         self.domain = self.d.block_domain.get(id(item))
+        self.rst = self.d.block_reset.get(id(item), self.d.reset)  # (§4.10: its own reset)
         driven = self.driven(item)
-        if self.d.reset_async:
+        if self.d.resets.get(self.rst, "").startswith("areset"):
             return self.seq_async(item, driven)
         regs = [s for s in driven if not self.x.is_ram(s)]
         out = []
@@ -303,7 +305,7 @@ class ModuleLowering(InstanceLowering):
             out.append(self.clocked(self.reset_branch(regs, body)))
         if any(self.x.is_ram(s) for s in driven):
             body, _ = prune(self.s.block(item.body, Ctx("seq")), lambda a: a.kind == "mem", self.gen)
-            if self.d.reset is not None:
+            if self.rst is not None:
                 body = [If(self.reset_test(active=False), False, body, [])]
             out.append(self.clocked(body))
         return out
@@ -329,18 +331,23 @@ class ModuleLowering(InstanceLowering):
             out.append(self.clocked([If(self.reset_test(active=False), False, body, [])]))
         return out
 
+    @property
+    def rst_low(self) -> bool:
+        """Whether the current block's reset (`self.rst`) is active low."""
+        return self.d.resets.get(self.rst, "").endswith("_n")
+
     def reset_test(self, active: bool) -> str:
-        rst = self.name(self.d.signals[self.d.reset])
-        return rst if active != self.d.reset_active_low else f"!{rst}"
+        rst = self.name(self.d.signals[self.rst])
+        return rst if active != self.rst_low else f"!{rst}"
 
     def reset_branch(self, regs: list[Signal], body: list) -> list:
-        if self.d.reset is None:
+        if self.rst is None:
             return body
         resets = [Assign(self.name(s), self.reset_value(s), "<=", "reg") for s in regs
                   if s.init is not None]
         if not resets:  # only memories lowered as vectors: the reset is a write enable
             return [If(self.reset_test(active=False), False, body, [])]
-        return [If(self.reset_test(active=True), not self.d.reset_active_low, resets, body, chain=False)]
+        return [If(self.reset_test(active=True), not self.rst_low, resets, body, chain=False)]
 
     def reset_value(self, sig: Signal) -> str:
         v = self.x(sig.decl.init, Ctx("assign")).rhs
@@ -354,8 +361,8 @@ class ModuleLowering(InstanceLowering):
         clk = self.name(self.d.signals[clock])
         events = f"{'negedge' if edge == 'falling' else 'posedge'} {clk}"
         if reset_edge:
-            edge = "negedge" if self.d.reset_active_low else "posedge"
-            events += f" or {edge} {self.name(self.d.signals[self.d.reset])}"
+            edge = "negedge" if self.rst_low else "posedge"
+            events += f" or {edge} {self.name(self.d.signals[self.rst])}"
         return self.named([f"always @({events}) begin"] + render(stmts, 1) + ["end"])
 
 

@@ -92,7 +92,15 @@ class FieldTarget:
     index: int
 
 
+@dataclass(frozen=True)
+class SignalAt:
+    """A signal named where no expression is: the clock and the reset of `seq(wclk, wrst_n)`."""
+    name: str
+
+
 def field_targets(n) -> list:
+    if isinstance(n, S.SeqClock):  # (§4.10)
+        return [(n.name_span, SignalAt(n.name))] + [(span, SignalAt(r)) for r, span in n.resets]
     if not isinstance(n, S.LValue) or not n.fields:
         return []
     return [(span, FieldTarget(n, i)) for i, span in enumerate(n.field_spans)]
@@ -181,6 +189,8 @@ def child_param(d: Design, n: S.InstDecl, p: S.ParamSet) -> Symbol | None:
 # ---- what a node names --------------------------------------------------------------------
 
 def describe(d: Design, n, span: S.Span, head: Heads) -> Symbol | None:
+    if isinstance(n, SignalAt):
+        return signal_symbol(d, d.signals[n.name], span) if n.name in d.signals else None
     if isinstance(n, S.Name):
         ref = d.refs.get(id(n))
         if isinstance(ref, Signal):
@@ -260,10 +270,11 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
             text += "; read as its level: `bool` (1 bit)"
     elif sig.kind in ("reset", "reset_n"):
         level = "low" if sig.kind == "reset_n" else "high"
-        text = f"{what}: synchronous reset, active {level}: `bool` (1 bit)"
+        text = f"{what}: synchronous reset, active {level}: `bool` (1 bit)" + _reset_blocks(d, sig.name)
     elif sig.kind in ("areset", "areset_n"):  # `what` says asynchronous
         level = "low" if sig.kind == "areset_n" else "high"
-        text = f"{what}: active {level}, registers read as their reset values at once: `bool` (1 bit)"
+        text = (f"{what}: active {level}, registers read as their reset values at once: `bool` (1 bit)"
+                + _reset_blocks(d, sig.name))
     elif sig.is_array:
         text = f"{what}: {sig.size} entries of {type_text(d, sig.ty)}"
     else:
@@ -273,6 +284,8 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
         text += f", clocked by `{W(domain[0])}` at its {domain[1]} edge"
     if sig.init is not None and sig.ty is not None:
         text += f", reset value {_value(d, sig.init, sig.ty)}"
+        if len(d.resets) > 1 and d.reset_of.get(sig.name):
+            text += f" (by `{W(d.reset_of[sig.name])}`)"
     elif sig.powerup is not None and sig.ty is not None:
         text += f", no reset value, power-up value {_value(d, sig.powerup, sig.ty)} (the reset leaves it alone)"
     elif d.extern and sig.is_port and sig.kind == "out_reg":
@@ -280,6 +293,14 @@ def signal_symbol(d: Design, sig: Signal, span: S.Span) -> Symbol:
     elif sig.kind in ("reg", "out_reg") and not sig.is_array and getattr(sig.decl, "init", None) is None:
         text += ", no reset value (any value until written; the reset leaves it alone)"
     return Symbol(sig.name, span, text, getattr(sig.decl, "name_span", sig.span))
+
+
+def _reset_blocks(d: Design, reset: str) -> str:
+    """With several resets (§4.10), the clocks of the blocks that name this one."""
+    if len(d.resets) < 2:
+        return ""
+    clocks = sorted({c for key, (c, _) in d.block_domain.items() if d.block_reset.get(key) == reset})
+    return f"; resets the registers of the blocks on {', '.join(f'`{W(c)}`' for c in clocks)}" if clocks else ""
 
 
 def _value(d: Design, v: int, ty: Ty) -> str:

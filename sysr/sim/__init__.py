@@ -24,7 +24,7 @@ from ..diagnostics import Diagnostic, Trace
 from ..evaluate import ArrayValue, Cycle, Evaluator
 from ..front import syntax as S
 from ..types import Ty, mask, struct_fields, to_signed
-from .inputs import InputChooser, NoInputs, reset_port
+from .inputs import InputChooser, NoInputs, reset_ports
 from .stimulus import RANDOM, Row, StimulusError, read_stimulus
 
 __all__ = ["SimOptions", "SimResult", "simulate", "render", "StimulusError"]
@@ -97,7 +97,7 @@ def simulate(text: str, options: SimOptions) -> SimResult:
     total = options.cycles if options.cycles is not None else (len(rows) if rows else 100)
     rng = random.Random(options.seed)
     ev = Evaluator(system)
-    chooser = InputChooser(system, ev, rng, reset_port(design), options.reset_rate)
+    chooser = InputChooser(system, ev, rng, reset_ports(design), options.reset_rate)
     state = ev.initial_state(lambda name, i: rng.getrandbits(width(system, name)),
                              lambda name: rng.getrandbits(width(system, name)))
     result = SimResult([], properties=len(system.props), module=design.module.name)

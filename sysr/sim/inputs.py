@@ -23,13 +23,10 @@ TRIES = 48
 SOLVER_MS = 2000
 
 
-def reset_port(design) -> tuple[str, int] | None:
-    """The reset input and its active value."""
+def reset_ports(design) -> dict[str, int]:
+    """Each reset input (§4.10: one per domain) and its active value."""
     from ..front.syntax import RESET_KINDS
-    for s in design.signals.values():
-        if s.kind in RESET_KINDS:
-            return s.name, 0 if s.kind.endswith("_n") else 1
-    return None
+    return {s.name: 0 if s.kind.endswith("_n") else 1 for s in design.signals.values() if s.kind in RESET_KINDS}
 
 
 class NoInputs(Exception):
@@ -37,12 +34,12 @@ class NoInputs(Exception):
 
 
 class InputChooser:
-    def __init__(self, system: E.System, ev: Evaluator, rng: random.Random, reset: tuple[str, int] | None,
+    def __init__(self, system: E.System, ev: Evaluator, rng: random.Random, resets: dict[str, int],
                  reset_rate: float, hold: float = 0.3) -> None:
         self.sys = system
         self.ev = ev
         self.rng = rng
-        self.reset = reset  # (port, value when active)
+        self.resets = resets  # port -> its value when active
         self.reset_rate = reset_rate
         self.hold = hold  # how often an input keeps the previous cycle's value
         self.variants = {name: sorted(set(system.design.enums[ty.enum].variants.values()))
@@ -51,9 +48,9 @@ class InputChooser:
 
     def draw(self, name: str, ty: Ty, last: int | None) -> int:
         r = self.rng
-        if self.reset is not None and name == self.reset[0]:
+        if name in self.resets:
             active = r.random() < self.reset_rate
-            return self.reset[1] if active else 1 - self.reset[1]
+            return self.resets[name] if active else 1 - self.resets[name]
         if name in self.variants:
             return r.choice(self.variants[name])
         w = ty.width
@@ -118,7 +115,7 @@ class InputChooser:
             s.add(truth(enc.enc(r.expr)))
         # A random preference first, so that the values are not always z3's first choice.
         prefs = [v[n] == bv(self.draw(n, ty, None), ty.width, ctx) for n, ty in free
-                 if self.reset is None or n != self.reset[0]]
+                 if n not in self.resets]
         self.rng.shuffle(prefs)
         for keep in (prefs[: len(prefs) // 2], []):
             if s.check(*keep) == z3.sat:

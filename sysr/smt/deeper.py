@@ -113,11 +113,11 @@ def random_run(prover, seed: int, cycles: int, deadline: float):
     `seed` (a memory's words are drawn when first read, even after the run). Ends early when no
     input meets the `requires`; raises `OutOfTime` at the deadline. The hunt here and the covers'
     runs (`sysr.smt.reach`) both run these."""
-    from ..sim.inputs import InputChooser, NoInputs, reset_port
+    from ..sim.inputs import InputChooser, NoInputs, reset_ports
     ev = prover.ev
     rng = random.Random(seed)
     width = {sv.name: sv.ty.width for sv in prover.sys.state}
-    chooser = InputChooser(prover.sys, ev, rng, reset_port(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
+    chooser = InputChooser(prover.sys, ev, rng, reset_ports(prover.d), RESET_RATE, HOLDS[seed % len(HOLDS)])
     state = ev.initial_state(lambda name, i: rng.getrandbits(width[name]), lambda name: rng.getrandbits(width[name]))
     last = None
     for _ in range(cycles):

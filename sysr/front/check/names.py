@@ -57,7 +57,8 @@ class Names(CheckerBase):
             return None
         self.refs[id(e)] = sig
         self.read_rules(sig, e.span, ctx)
-        if sig.kind in S.RESET_KINDS and ctx.where in ("seq", "ghost_seq") and not ctx.in_prev:
+        if sig.kind in S.RESET_KINDS and ctx.where in ("seq", "ghost_seq") and not ctx.in_prev \
+                and sig.name == getattr(self, "seq_reset", None):
             kw = "seq" if ctx.where == "seq" else "ghost seq"
             active = ("!" if sig.kind.endswith("_n") else "") + S.written(sig.name)
             self.err_once(("A021", sig.name), "A021",

@@ -28,11 +28,20 @@ class Statements(CheckerBase):
             elif isinstance(item, (S.CombBlock, S.SeqBlock)):
                 ghost = self.block_ghostness(item)
                 kind = ("ghost_" if ghost else "") + ("logic" if isinstance(item, S.CombBlock) else "seq")
+                self.seq_reset = self.own_reset(item) if isinstance(item, S.SeqBlock) else None
                 self.block(item.body, Ctx(kind))
             elif isinstance(item, S.Spec):
                 self.spec_item(item)
             elif isinstance(item, S.InstDecl):
                 self.inst_bindings(item)
+
+    def own_reset(self, item: S.SeqBlock) -> str | None:
+        """The reset a seq block names (`seq(clk, rst)`), or the module's only one: what the block
+        never sees active (A021)."""
+        if item.clock is not None and item.clock.resets:
+            return item.clock.resets[0][0]
+        resets = [s.name for s in self.signals.values() if s.kind in S.RESET_KINDS and s.is_port]
+        return resets[0] if len(resets) == 1 else None
 
     def mod_assign(self, a: S.ModAssign) -> None:
         sig = self.signals.get(a.target)

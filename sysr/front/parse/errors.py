@@ -120,6 +120,9 @@ def _context_hint(e: lark.UnexpectedToken, text: str) -> tuple[str, ...]:
         return ("loops are written `for i in 0..N { ... }` with a constant N",)
     if str(tok) == "<=" and words == {"`=`"}:
         return ("`<=` assigns registers inside `seq { ... }`; at module level write `NAME = expr;`",)
+    if str(tok) in ("+:", "-:"):  # an indexed part-select as a target (§3.5: reads only)
+        return ("`x[b +: W]` is read only; to write W bits at a variable position, write the whole "
+                "signal: `r <= (r & ~(MASK << b)) | ((v as uN) << b);`",)
     if words == {"`::`"}:
         return ("enum variants are written with their enum, e.g. `Op::Add`",)
     if str(tok) == "." and prev is not None and str(prev) == "]":

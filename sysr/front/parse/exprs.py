@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from lark import Token
 
 from ...diagnostics import error
@@ -116,6 +118,14 @@ class ExprRules:
     def slice(self, span, c):
         return S.Slice(c[0], c[1], c[2], span)
 
+    @_rule
+    def part_up(self, span, c):
+        return _part_select(c[0], c[1], c[2], span, up=True)
+
+    @_rule
+    def part_down(self, span, c):
+        return _part_select(c[0], c[1], c[2], span, up=False)
+
     def int_lit(self, c):
         tok = c[0]
         span = _tok_span(tok)
@@ -191,3 +201,27 @@ class ExprRules:
     @_rule
     def expr_arm(self, span, c):
         return S.ExprArm(c[0].items, c[1], span)
+
+
+def _part_select(base, start, width, span, up: bool):
+    """Verilog's indexed part-select, `x[b +: W]` (bits b up to b + W - 1) and `x[b -: W]` (bits b
+    down to b - W + 1), with a constant W: the field shifted down and sliced (reference §3.5),
+    `({x} >> b)[W - 1:0]`, and for `-:` the same with W - 1 zero bits under `x`,
+    `({x, 0u1 as u[W - 1]} >> b)[W - 1:0]`. `{x}` reads `x` unsigned: a bit past either end of
+    `x` reads as 0."""
+    sp = width.span
+
+    def less_one():  # W - 1 (folded for a literal W, which would have no type of its own)
+        if isinstance(width, S.IntLit) and width.suffix is None and width.value >= 1:
+            return S.IntLit(width.value - 1, None, str(width.value - 1), sp)
+        return S.Binary("-", copy.deepcopy(width), S.IntLit(1, None, "1", sp), sp)
+    parts = (base,)
+    if not up and not (isinstance(width, S.IntLit) and width.value == 1):
+        below = less_one()
+        if isinstance(below, S.IntLit):
+            zeros = S.IntLit(0, f"u{below.value}", f"0u{below.value}", sp)
+        else:
+            zeros = S.Cast(S.IntLit(0, "u1", "0u1", sp), S.TypeRef("u", sp, below), sp)
+        parts = (base, zeros)
+    shifted = S.Binary(">>", S.Concat(parts, base.span), start, span)
+    return S.Slice(shifted, less_one(), S.IntLit(0, None, "0", sp), span)

@@ -167,9 +167,13 @@ class ItemRules:
 
     @_raw
     def seq_clock(self, span, c):
-        names = [x for x in c if isinstance(x, Token) and x.type == "NAME"]
-        edge = str(names[0]) if len(names) == 2 else None
-        return S.SeqClock(str(names[-1]), edge, span, _tok_span(names[-1]))
+        comma = next((i for i, x in enumerate(c) if isinstance(x, Token) and x.type == "COMMA"), len(c))
+        head = [x for x in c[:comma] if isinstance(x, Token) and x.type == "NAME"]
+        edge = str(head[0]) if len(head) == 2 else None
+        clock = head[-1]
+        names = [x for x in c[comma:] if isinstance(x, Token) and x.type == "NAME"]
+        resets = tuple((str(n), _tok_span(n)) for n in names)
+        return S.SeqClock(str(clock), edge, span, _tok_span(clock), resets)
 
     @_rule
     def spec(self, span, c):
