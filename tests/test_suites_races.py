@@ -54,7 +54,7 @@ def test_race_check_flags_the_racy_fixture_only(imported) -> None:
                                 "one step late fails: wrong-output: Mismatches: 20 in")
     assert (pair.race_sensitive, pair.race) == (False, "the stimulus writes the designs' inputs with nonblocking "
                                                        "assignments only")
-    assert (report["race_checked"], report["fix_races"], report["races_fixed"]) == (2, False, 0)
+    assert (report["race_checked"], report["fix_races"], report["races_fixed"]) == (3, False, 0)
     assert [x["task"] for x in report["race_sensitive"]] == [HOLD]
     assert report == json.loads((root / "plain" / "suite.json").read_text())
 
@@ -71,7 +71,7 @@ def test_fix_races_rewrites_the_stimulus_and_the_reference_still_validates(impor
         assert line in tb, line
     assert tb.count(" = ") == load_task(root / "plain" / HOLD).text("tb.v").count(" = ") - 4
     assert f"{HOLD}: valid; race-sensitive, 4 assignment(s) made nonblocking" in fixed.stderr
-    assert "1 of the 2 checked valid task(s) race-sensitive" in fixed.stdout
+    assert "1 of the 3 checked valid task(s) race-sensitive" in fixed.stdout
     assert "4 blocking assignment(s) made nonblocking (--fix-races)" in fixed.stdout
     assert load_task(root / "fixed" / PAIR).races_fixed is None
 
