@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..verilog.lex import tokens
+from ..verilog.lex import blank
 from . import dialect
 from .detail import DESIGN, short
 from .results import StageResult
@@ -57,9 +57,6 @@ def args(top: str, dialect: str, design: str) -> list[str]:
             "--default-language", LANGUAGES.get(dialect, "1800-2017"), "--top-module", top, design]
 
 
-def blank_comments(text: str) -> str:
-    """The text with every comment replaced by spaces (its newlines kept, so lines still match)."""
-    return "".join(re.sub(r"[^\n]", " ", t.text) if t.kind == "comment" else t.text for t in tokens(text))
 
 
 def findings(output: str) -> list[Finding]:
@@ -102,7 +99,7 @@ def stage(scorer, task: Task, work: Path) -> StageResult | None:
             find_tool("verilator")
         except ToolMissing:
             return None
-    (work / "lint.v").write_text(blank_comments((work / DESIGN).read_text(errors="replace")))
+    (work / "lint.v").write_text(blank((work / DESIGN).read_text(errors="replace")))
     res = scorer._run(task, "lint", "verilator", args(task.top, dialect.of(task).name, "lint.v"), work,
                       scorer.limits.tool_s)
     found = findings(res.output)

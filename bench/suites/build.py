@@ -232,7 +232,7 @@ def check_races(built: Built, task: Task, scorer: Scorer, fix: bool = False) -> 
         else:
             task.race = f"not decided: the reference reading its inputs one step late did not run: {reason(result)}"
         if fix:
-            fixed, task.races_fixed = R.fix(tb)
+            fixed, task.races_fixed = R.fix(tb, found)
             (built.folder / "tb.v").write_text(fixed)
             save(task, built.folder)
             task = validate(built, scorer)

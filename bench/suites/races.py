@@ -33,21 +33,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..verilog.lex import blank
 from .facts import Port
 from .text import rename
 
 MODULE = "stimulus_gen"
 WRAPPED = "race__Ref"
-_BLANK = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _LHS = re.compile(r"(\{[^{};()=]*\}|[A-Za-z_][A-Za-z0-9_$]*(?:\s*\[[^\]\n;=]*\])*)\s*=(?!=)")
 _STARTS = ("begin", "else", "fork", "default", "initial", "always")  # words a statement may follow
 _DELAY = re.compile(r"#\s*[0-9A-Za-z_.']+\s*$")
-
-
-def blank(text: str) -> str:
-    """The text with comments and string literals replaced by spaces (newlines kept): positions unchanged."""
-    return _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 @dataclass(frozen=True)
@@ -115,7 +110,7 @@ def _statement_start(text: str, at: int) -> bool:
 
 def stimulus(test: str) -> Stimulus | None:
     """The stimulus module of a testbench and its blocking assignments to its outputs (None: no such module)."""
-    clean = blank(test)
+    clean = blank(test, frozenset({"comment", "string"}))  # offsets kept
     m = re.search(rf"\bmodule\s+{MODULE}\b", clean)
     if not m:
         return None
@@ -153,9 +148,10 @@ def _roots(lhs: str) -> list[str]:
             if _IDENT.match(p.strip())] if inner.strip() else []
 
 
-def fix(test: str) -> tuple[str, int]:
-    """The testbench with the stimulus's blocking assignments to its outputs made nonblocking, and how many."""
-    found = stimulus(test)
+def fix(test: str, found: Stimulus | None = None) -> tuple[str, int]:
+    """The testbench with the stimulus's blocking assignments to its outputs made nonblocking, and
+    how many; `found`: `stimulus(test)`, when the caller has it already."""
+    found = found or stimulus(test)
     if found is None or not found.blocking:
         return test, 0
     cuts = [0, *sorted(found.blocking)]

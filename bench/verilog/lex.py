@@ -50,6 +50,12 @@ def tokens(text: str, pos: int = 0):
         yield Token(m.lastgroup, m.group(), m.start())
 
 
+def blank(text: str, kinds: frozenset[str] = frozenset({"comment"})) -> str:
+    """The text with every token of `kinds` (comments by default) replaced by spaces, its newlines
+    kept: offsets and line numbers stay those of the text."""
+    return "".join(re.sub(r"[^\n]", " ", t.text) if t.kind in kinds else t.text for t in tokens(text))
+
+
 @cache
 def _scanner(words: frozenset[str]) -> re.Pattern[str]:
     alts = "|".join(sorted(words))
