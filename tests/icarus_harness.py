@@ -9,7 +9,8 @@ runs a batch with Icarus (a design that does not compile alone is reported and l
 designs from consecutive seeds, `check_one` and `harness_problems` for one design's text.
 
 `SYSR_DIFF_DESIGNS`, `SYSR_DIFF_BATCH`, `SYSR_DIFF_CYCLES` and `SYSR_DIFF_SEED` set the size
-of the random test (tests/test_differential.py).
+of the random test (tests/test_differential.py). Icarus reads the designs as SystemVerilog
+(`-g2012`), as the scorer does; `SYSR_DIFF_GENERATION=-g2005` reads them as Verilog-2005.
 """
 
 from __future__ import annotations
@@ -409,6 +410,9 @@ class SimResult:
     run_s: float = 0.0
 
 
+GENERATION = os.environ.get("SYSR_DIFF_GENERATION", "-g2012")
+
+
 def run_tool(args: list[str], cwd: str, timeout: float = 600) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
@@ -417,7 +421,7 @@ def compile_alone(case: SimCase, workdir: str) -> str | None:
     """Why one design's Verilog does not compile cleanly on its own, or None."""
     path = os.path.join(workdir, f"alone{case.key}.v")
     Path(path).write_text(case.verilog)
-    r = run_tool(["iverilog", "-g2005", "-o", os.devnull, path], workdir)
+    r = run_tool(["iverilog", GENERATION, "-o", os.devnull, path], workdir)
     if r.returncode != 0 or r.stderr.strip():
         return f"iverilog on the lowered module: {r.stderr.strip() or 'exit ' + str(r.returncode)}"
     return None
@@ -457,7 +461,7 @@ def run_batch(cases: list[SimCase], n_cycles: int, wd: str, result: SimResult) -
         files.append(os.path.join(wd, f"d{c.key}.v"))
         Path(files[-1]).write_text(c.verilog)
     t0 = time.perf_counter()
-    r = run_tool(["iverilog", "-g2005", "-s", "tb", "-o", os.path.join(wd, "sim.vvp"), *files], wd)
+    r = run_tool(["iverilog", GENERATION, "-s", "tb", "-o", os.path.join(wd, "sim.vvp"), *files], wd)
     result.compile_s += time.perf_counter() - t0
     if r.returncode != 0:
         result.problems[-1] = [r.stderr]

@@ -3,8 +3,9 @@ holds V at power-up.
 
 - The checker's cycle 0 has it at V (a property that holds only from V is proven; a trace
   starts there), and the reset leaves it alone;
-- the lowering declares it with V (`reg [7:0] r = 8'd5;`, `output reg q = 1'b0`): Icarus shows V
-  at time 0, and Yosys keeps it as the register's `init` attribute;
+- the lowering sets it to V in an `initial` block: Icarus shows V at time 0 (and the `always @*`
+  blocks that read it have run, under -g2012 too), and Yosys keeps it as the register's `init`
+  attribute;
 - the evaluator and the Amaranth back end start it at V;
 - misuse is A022 (with a reset value, on an array), T010 for a value that is not constant; an
   enum register may have one instead of a reset value; one never written is A006.
@@ -59,27 +60,35 @@ def test_the_reset_leaves_a_power_up_register_alone():
     assert [c.shown["q"] for c in cycles] == [7, 7, 2, 2]
 
 
+COMB_READER = MUXDFF.replace("  n = count;\n", "  comb { n = if count == 5 then count + 10 else count; }\n")
+
+
 def test_icarus_sees_the_power_up_value_at_time_zero_and_yosys_keeps_it(tmp_path: Path):
-    verilog, diags = lower_text(MUXDFF, "muxdff.sysr")
+    """Set in an `initial` block, as an event: an `always @*` that reads the register has run by
+    time 0 under both -g2005 and -g2012 (a declaration's initial value is no event under -g2012,
+    and the block's output would stay x until an input changed)."""
+    verilog, diags = lower_text(COMB_READER, "muxdff.sysr")
     assert verilog is not None, [d.message for d in diags]
-    assert "output reg q = 1'b1," in verilog and "reg [7:0] count = 8'd5;" in verilog
+    assert "output reg q," in verilog and "reg [7:0] count;" in verilog and "always @* begin" in verilog
+    assert "initial begin\n    q = 1'b1;\n    count = 8'd5;\n  end\n" in verilog
     (tmp_path / "d.v").write_text(verilog)
     (tmp_path / "tb.v").write_text("""module tb;
   reg clk = 0, l = 0, r_in = 0, q_in = 0;
   wire q; wire [7:0] n;
   muxdff dut(clk, l, r_in, q_in, q, n);
   initial begin
-    $display("t0 %0d %0d", q, n);
+    #0 $display("t0 %0d %0d", q, n);
     #1 clk = 1; #1 $display("t1 %0d %0d", q, n);
     $finish;
   end
 endmodule
 """)
-    r = subprocess.run([find_tool("iverilog"), "-g2005", "-Wall", "-o", "sim", "tb.v", "d.v"], cwd=tmp_path,
-                       capture_output=True, text=True)
-    assert r.returncode == 0 and not r.stderr, r.stderr
-    r = subprocess.run([find_tool("vvp"), "-n", "sim"], cwd=tmp_path, capture_output=True, text=True)
-    assert r.stdout.splitlines()[:2] == ["t0 1 5", "t1 0 6"], r.stdout
+    for generation in ("-g2005", "-g2012"):
+        r = subprocess.run([find_tool("iverilog"), generation, "-Wall", "-o", "sim", "tb.v", "d.v"], cwd=tmp_path,
+                           capture_output=True, text=True)
+        assert r.returncode == 0 and not r.stderr, r.stderr
+        r = subprocess.run([find_tool("vvp"), "-n", "sim"], cwd=tmp_path, capture_output=True, text=True)
+        assert r.stdout.splitlines()[:2] == ["t0 1 15", "t1 0 6"], (generation, r.stdout)
     r = subprocess.run([find_tool("yosys"), "-q", "-p", "read_verilog d.v; proc; write_rtlil d.il"], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

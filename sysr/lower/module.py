@@ -114,7 +114,7 @@ class ModuleLowering(InstanceLowering):
         logic = self.logic()
         used = self.used = self.gen.name_all(self.naming, self.names)
         sections = [self.localparams(), self.declarations() + self.generated_decls(used),
-                    self.functions(used)] + merge_assigns(logic)
+                    self.functions(used)] + merge_assigns(logic) + [self.powerups()]
         body = layout(sections) + self.appendix()
         text = "\n".join(self.header() + body + ["", "endmodule", ""])
         return self.gen.subst(text)
@@ -165,13 +165,18 @@ class ModuleLowering(InstanceLowering):
             kind = "output reg"
         else:
             kind = "output wire"
-        return f"{kind} {_range(width)}{self.name(sig)}{self.powerup(sig)}"
+        return f"{kind} {_range(width)}{self.name(sig)}"
 
-    @staticmethod
-    def powerup(sig: Signal) -> str:
-        """` = VALUE` for a register with a power-up value: Verilog's initial value, which Icarus
-        gives it at time 0 and Yosys keeps as its `init` attribute."""
-        return "" if sig.powerup is None else f" = {literal(sig.powerup, sig.ty.width)}"
+    def powerups(self, signals: list[Signal] | None = None) -> list[str]:
+        """An `initial` block that sets the registers with a power-up value (§4.2): Yosys keeps
+        each as its register's `init` attribute, and Icarus sets it at time 0 as an event, so
+        that the `always @*` blocks that read it run. (A declaration's initial value would not
+        be an event under `-g2012`: those blocks would keep x until some input changed.)"""
+        regs = [s for s in (self.signals if signals is None else signals) if s.powerup is not None]
+        if not regs:
+            return []
+        return (["// power-up values (FPGA configuration; Yosys keeps them as `init` attributes)", "initial begin"]
+                + [f"{INDENT}{self.name(s)} = {literal(s.powerup, s.ty.width)};" for s in regs] + ["end"])
 
     # ---- declarations ------------------------------------------------------------------
     def localparams(self) -> list[str]:
@@ -200,7 +205,7 @@ class ModuleLowering(InstanceLowering):
             return (f"reg {_range(w * sig.size)}{name};  // {sig.size} x {sig.ty}, {what}"
                     f"element i is {name}[i * {w} +: {w}]")
         if sig.kind == "reg" or self.is_reg(sig):
-            return f"reg {_range(w)}{name}{self.powerup(sig)};"
+            return f"reg {_range(w)}{name};"
         return f"wire {_range(w)}{name};"
 
     def generated_decls(self, used) -> list[str]:

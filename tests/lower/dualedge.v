@@ -5,8 +5,8 @@ module dualedge (
   output wire q
 );
 
-  reg p = 1'b0;
-  reg n = 1'b0;
+  reg p;
+  reg n;
 
   always @(posedge clk) begin
     p <= d;
@@ -17,5 +17,11 @@ module dualedge (
   end
 
   assign q = clk ? p : n;
+
+  // power-up values (FPGA configuration; Yosys keeps them as `init` attributes)
+  initial begin
+    p = 1'b0;
+    n = 1'b0;
+  end
 
 endmodule

@@ -2,15 +2,15 @@
 module blink (
   input wire clk,
   input wire go,
-  output reg led = 1'b0,
+  output reg led,
   output wire mode
 );
 
   localparam MODE_OFF = 1'b0;
   localparam MODE_ON = 1'b1;
 
-  reg m = 1'b0;
-  reg [3:0] count = 4'd9;
+  reg m;
+  reg [3:0] count;
 
   always @(posedge clk) begin
     count <= count + 4'd1;
@@ -21,5 +21,12 @@ module blink (
   end
 
   assign mode = m;
+
+  // power-up values (FPGA configuration; Yosys keeps them as `init` attributes)
+  initial begin
+    led = 1'b0;
+    m = 1'b0;
+    count = 4'd9;
+  end
 
 endmodule
