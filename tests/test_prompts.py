@@ -123,6 +123,16 @@ def test_nothing_is_withheld_on_a_guess():
                                   STUBS["comb"])[1]
 
 
+def test_a_clocked_task_without_properties_still_learns_what_properties_may_name():
+    # Relay sessions on ChipBench (stubs without properties, so no `proofs` section) wrote an
+    # `ensures` over a register (S001) and an `invariant` over the reset input (S003).
+    core, extra = select(MODEL_REFERENCE.read_text(), STUBS["sync"])
+    assert "<!-- when: proofs -->" not in extra
+    sent = core + extra
+    assert "never a `reg`: S001" in sent and "never inputs (S003)" in sent
+    assert "`ghost reg\n  h: T = 0;` written in `ghost seq { }`" in sent
+
+
 @pytest.mark.parametrize("prompt, adds", [
     ("Implement the top module using the submodule `min2` three times.", True),
     ("Instantiate two full adders.", True),
