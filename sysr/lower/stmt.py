@@ -116,7 +116,9 @@ class Stmts:
             return self.block(st.then if c.value else (st.else_ or ()), ctx)  # the other away too)
         then = self.block(st.then, ctx)
         else_ = self.block(st.else_ or (), ctx)
-        return [If(c.rhs, c.prec == ATOM, then, else_)]
+        # `c.rhs` drops the braces of a signed `/`, `%`, `>>` (`top`): no longer atomic, so a
+        # negated condition (an empty `then`) needs parentheses
+        return [If(c.rhs, c.prec == ATOM and c.top is None, then, else_)]
 
     def match(self, st: S.Match, ctx: Ctx) -> list:
         s = self.x(st.subject, ctx)
