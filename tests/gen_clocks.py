@@ -36,9 +36,10 @@ def with_clocks(text: str, rate: float = 0.35, resets: bool = True) -> str:
     if "clk: clock" not in text or temporal or "inst " in text or rng.random() >= rate:
         return text
     mode = rng.choice(MODES)
+    # (not a raw name: `match r#seq {` is no block)
     blocks = {"falling": ["seq(falling clk) {"], "two": ["seq(clk) {", "seq(clk2) {", "seq(falling clk2) {"],
               "both": ["seq(clk) {", "seq(falling clk) {"]}[mode]
-    text = re.sub(r"\bseq \{", lambda m: rng.choice(blocks), text)
+    text = re.sub(r"(?<![\w#])seq \{", lambda m: rng.choice(blocks), text)
     if mode == "two":  # and a register at `clk2`'s falling edge that samples one of `clk`'s
         text = text.replace("clk: clock", "clk: clock, clk2: clock, yx: out bool", 1)
         extra = ("  reg xa: bool initial false;\n  reg xb: bool initial false;\n  seq(clk) { xa <= !xa; }\n"
@@ -48,7 +49,7 @@ def with_clocks(text: str, rate: float = 0.35, resets: bool = True) -> str:
         if reset is not None and rng.random() < 0.6 and resets:  # one reset per domain
             kind = rng.choice(("reset", "reset_n", "areset", "areset_n"))
             text = text.replace(reset.group(0), f"{reset.group(0)}, rst2: {kind}", 1)
-            text = re.sub(r"\bseq\((falling )?clk(2?)\) \{",
+            text = re.sub(r"(?<![\w#])seq\((falling )?clk(2?)\) \{",
                           lambda m: f"seq({m.group(1) or ''}clk{m.group(2)}, {'rst2' if m.group(2) else reset.group(1)}) {{",
                           text)
     if mode == "both":  # and a register at the falling edge that `yck` reads with the level
