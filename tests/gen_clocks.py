@@ -36,10 +36,9 @@ def with_clocks(text: str, rate: float = 0.35, resets: bool = True) -> str:
     if "clk: clock" not in text or temporal or "inst " in text or rng.random() >= rate:
         return text
     mode = rng.choice(MODES)
-    # (not a raw name: `match r#seq {` is no block)
     blocks = {"falling": ["seq(falling clk) {"], "two": ["seq(clk) {", "seq(clk2) {", "seq(falling clk2) {"],
               "both": ["seq(clk) {", "seq(falling clk) {"]}[mode]
-    text = re.sub(r"(?<![\w#])seq \{", lambda m: rng.choice(blocks), text)
+    text = re.sub(r"(?<![\w#])seq \{", lambda m: rng.choice(blocks), text)  # (`match r#seq {` is no block)
     if mode == "two":  # and a register at `clk2`'s falling edge that samples one of `clk`'s
         text = text.replace("clk: clock", "clk: clock, clk2: clock, yx: out bool", 1)
         extra = ("  reg xa: bool initial false;\n  reg xb: bool initial false;\n  seq(clk) { xa <= !xa; }\n"

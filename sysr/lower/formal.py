@@ -172,7 +172,7 @@ class FormalLowering(ModuleLowering):
     def initial(self) -> list[str]:
         regs = [s for s in self.signals if s.is_state and s.init is not None]
         sets = [f"  {self.name(s)} = {self.reset_value(s)};" for s in regs]
-        sets += [f"  {self.name(s)} = {literal(s.powerup, s.ty.width)};" for s in self.signals  # ghost power-ups
+        sets += ["  " + self.powerup_set(s) for s in self.signals  # ghost power-ups (the design's: `powerups`)
                  if s.ghost and s.powerup is not None and s.name not in self.constants]
         if self.uses_prev():
             sets += [f"  {self.prev_valid(n)} = 1'b0;" for n in range(1, getattr(self, "deepest", 1) + 1)]

@@ -167,16 +167,20 @@ class ModuleLowering(InstanceLowering):
             kind = "output wire"
         return f"{kind} {_range(width)}{self.name(sig)}"
 
-    def powerups(self, signals: list[Signal] | None = None) -> list[str]:
+    def powerups(self) -> list[str]:
         """An `initial` block that sets the registers with a power-up value (§4.2): Yosys keeps
         each as its register's `init` attribute, and Icarus sets it at time 0 as an event, so
         that the `always @*` blocks that read it run. (A declaration's initial value would not
         be an event under `-g2012`: those blocks would keep x until some input changed.)"""
-        regs = [s for s in (self.signals if signals is None else signals) if s.powerup is not None]
+        regs = [s for s in self.signals if s.powerup is not None]
         if not regs:
             return []
         return (["// power-up values (FPGA configuration; Yosys keeps them as `init` attributes)", "initial begin"]
-                + [f"{INDENT}{self.name(s)} = {literal(s.powerup, s.ty.width)};" for s in regs] + ["end"])
+                + [INDENT + self.powerup_set(s) for s in regs] + ["end"])
+
+    def powerup_set(self, sig: Signal) -> str:
+        """`r = V;`: a register set to its power-up value (in an `initial` block)."""
+        return f"{self.name(sig)} = {literal(sig.powerup, sig.ty.width)};"
 
     # ---- declarations ------------------------------------------------------------------
     def localparams(self) -> list[str]:
